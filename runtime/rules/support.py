@@ -1,0 +1,168 @@
+"""Numpy-level helpers that derivative rules call.
+
+Each is either a composition of registered primitives or a primitive itself, so a rule that
+uses them stays differentiable (higher-order derivatives run the rules on tensors).  The
+transpiler copies the ``.raw`` source of the ones a generated module uses into standalone
+output, so they must depend on numpy alone.
+"""
+
+import numpy as np
+
+from .registry import define, primitive
+
+
+def shape_of(x):
+    """Shape of an array, tensor, Python number or nested list (tuples compare equal)."""
+    s = getattr(x, "shape", None)
+    return np.shape(x) if s is None else tuple(s)
+
+
+def unbroadcast(g, x):
+    """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape."""
+    gshape = shape_of(g)
+    xshape = shape_of(x)
+    if gshape == xshape:
+        return g
+    lead = len(gshape) - len(xshape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(xshape) if n == 1 and gshape[i + lead] != 1
+    )
+    if axes:
+        g = np.sum(g, axis=axes)
+    return np.reshape(g, xshape)
+
+
+def broadcast_like(t, ans):
+    """Broadcast a tangent ``t`` to the shape of ``ans`` (for JVPs of broadcasting ops)."""
+    ashape = shape_of(ans)
+    if shape_of(t) == ashape:
+        return t
+    return np.broadcast_to(t, ashape)
+
+
+def normalize_axes(axis, ndim):
+    """``axis`` (None, int or tuple, possibly negative) as a sorted tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        return tuple(sorted(a % ndim for a in axis))
+    return (axis % ndim,)
+
+
+def expand_reduced(g, x, axis=None, keepdims=False):
+    """Undo a reduction's shape change: broadcast ``g`` (shaped like the reduction) to x's shape."""
+    xshape = shape_of(x)
+    if not keepdims and axis is not None:
+        g = np.reshape(g, keepdims_shape(xshape, axis))
+    return np.broadcast_to(g, xshape)
+
+
+def keepdims_shape(xshape, axis):
+    """The shape a reduction over ``axis`` has with keepdims=True."""
+    axes = normalize_axes(axis, len(xshape))
+    return tuple(1 if i in axes else n for i, n in enumerate(xshape))
+
+
+def is_basic_index(idx):
+    """True when ``idx`` selects by ints, slices, None and Ellipsis only (no repeated elements)."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    for it in items:
+        if not (it is None or it is Ellipsis or isinstance(it, (int, np.integer, slice))):
+            return False
+    return True
+
+
+@primitive
+def scatter_add(g, x, idx):
+    """A zero array shaped like ``x`` with ``g`` added at ``x[idx]`` (the adjoint of indexing)."""
+    out = np.zeros(shape_of(x), dtype=getattr(g, "dtype", None) or np.result_type(float))
+    if is_basic_index(idx):
+        out[idx] = g
+    else:
+        np.add.at(out, idx, g)
+    return out
+
+
+def scatter_add_vjp(g, ans, gin, x, idx):
+    return g[idx]
+
+
+def scatter_add_jvp(t, ans, gin, x, idx):
+    return scatter_add(t, x, idx)
+
+
+define(scatter_add, vjp=(scatter_add_vjp, None, None), jvp=(scatter_add_jvp, None, None))
+
+
+# --- static helpers for reductions and shape rules ----------------------------------------
+# These compute shapes, counts and index tuples from static information (shapes, axes); the
+# few that touch an array do so through registered primitives (indexing) only.
+
+
+def reduced_size(xshape, axis):
+    """How many elements of an array shaped ``xshape`` a reduction over ``axis`` combines."""
+    n = 1
+    for a in normalize_axes(axis, len(xshape)):
+        n *= xshape[a]
+    return n
+
+
+def inverse_permutation(axes, ndim):
+    """The ``axes`` argument that undoes ``np.transpose(x, axes)`` (negative axes allowed)."""
+    axes = [a % ndim for a in axes]
+    inverse = [0] * ndim
+    for i, a in enumerate(axes):
+        inverse[a] = i
+    return tuple(inverse)
+
+
+def axis_index(indices, axis, ndim):
+    """The index tuple that selects ``indices`` along ``axis``: ``x[axis_index(i, ax, x.ndim)]``
+    equals ``np.take(x, i, axis=ax)``."""
+    return (slice(None),) * (axis % ndim) + (indices,)
+
+
+def split_like(g, arrays, axis):
+    """Cut ``g`` into pieces shaped like ``arrays`` along ``axis`` (the adjoint of concatenate).
+
+    With ``axis=None`` (concatenate of flattened arrays) each piece is reshaped like its array.
+    """
+    pieces = []
+    start = 0
+    for a in arrays:
+        s = shape_of(a)
+        if axis is None:
+            n = 1
+            for d in s:
+                n *= d
+            pieces.append(np.reshape(g[start:start + n], s))
+        else:
+            n = s[axis]
+            ax = axis % len(s)
+            pieces.append(g[(slice(None),) * ax + (slice(start, start + n),)])
+        start += n
+    return tuple(pieces)
+
+
+def unstack(g, n, axis):
+    """The ``n`` slices of ``g`` along ``axis``, as a tuple (the adjoint of stack)."""
+    ax = axis % np.ndim(g)
+    return tuple(g[(slice(None),) * ax + (i,)] for i in range(n))
+
+
+def numpy_dtype(dtype):
+    """A numpy dtype from a numpy dtype, type, name or a TF-style DType (``.as_numpy_dtype``)."""
+    return np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
+
+
+def dtype_of(x):
+    """The numpy dtype of an array, tensor or Python number."""
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        return np.result_type(x)
+    return numpy_dtype(dt)
+
+
+def is_floating(x):
+    """True when ``x`` holds floating-point (or complex) values: the dtypes gradients flow through."""
+    return np.issubdtype(dtype_of(x), np.inexact)

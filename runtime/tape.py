@@ -1,0 +1,355 @@
+"""GradientTape: records operations on watched tensors and runs the backward sweep.
+
+Recording: :func:`runtime.tensor.apply` hands every differentiable op to each tape that is
+recording in this thread; a tape keeps the op when one of its inputs is something it
+tracks (a watched tensor, an accessed trainable variable, or an output of a kept op).
+
+Backward: the kept ops are already in topological order, so the sweep walks them in
+reverse, calling each input's VJP rule.  When no tape is recording, rules run on plain
+numpy values (fast).  When a tape is recording, they run on the tensors themselves, so the
+gradient computation is recorded too and can be differentiated again.
+"""
+
+import enum
+import logging
+
+import numpy as np
+
+from . import nest
+from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant, TensorShape
+
+__all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient"]
+
+_log = logging.getLogger("tensorflow")
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _unconnected_mode(value):
+    if isinstance(value, UnconnectedGradients):
+        return value
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(
+            f"Unknown value for unconnected_gradients: {value!r}; use "
+            f"tf.UnconnectedGradients.NONE ('none') or tf.UnconnectedGradients.ZERO ('zero')."
+        ) from None
+
+
+def _is_tensor(x):
+    return isinstance(x, _TensorBase)
+
+
+def _differentiable_dtype(x):
+    return x._value.dtype.kind in "fc"
+
+
+class GradientTape:
+    """Records operations for automatic differentiation (``tf.GradientTape``)."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self._nodes = []          # (rule, args, values, kwargs, output) in execution order
+        self._tracked = set()     # ids of tensors whose gradients this tape can compute
+        self._keep = []           # keeps watched objects alive so their ids stay unique
+        self._watched_vars = {}   # id -> Variable, for watched_variables()
+        self._recording = False
+        self._used = False
+
+    # --- context ------------------------------------------------------------------------
+    def __enter__(self):
+        self._push()
+        return self
+
+    def __exit__(self, *exc):
+        self._pop()
+        return False
+
+    def _push(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
+        _state.tapes.append(self)
+        self._recording = True
+
+    def _pop(self):
+        if self._recording:
+            tapes = _state.tapes
+            for i in range(len(tapes) - 1, -1, -1):
+                if tapes[i] is self:
+                    del tapes[i]
+                    break
+            self._recording = False
+
+    def stop_recording(self):
+        """A context in which this tape does not record (TF: ``with tape.stop_recording():``)."""
+        return _StopRecording(self)
+
+    def reset(self):
+        """Forget everything recorded so far; recording continues if inside the ``with`` block."""
+        self._nodes = []
+        self._tracked = set()
+        self._keep = []
+        self._watched_vars = {}
+        self._used = False
+
+    # --- watching -----------------------------------------------------------------------
+    def watch(self, tensor):
+        """Track ``tensor`` (a tensor, variable, or a nested list/tuple/dict of them)."""
+        for t in nest.flatten(tensor):
+            if not _is_tensor(t):
+                raise ValueError(
+                    f"Passed in object {t!r} of type '{type(t).__name__}', not tf.Tensor or tf.Variable "
+                    f"or ExtensionType."
+                )
+            if not _differentiable_dtype(t):
+                _log.warning(
+                    "The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",
+                    t.dtype,
+                )
+            self._track(t)
+
+    def _track(self, t):
+        if id(t) not in self._tracked:
+            self._tracked.add(id(t))
+            self._keep.append(t)
+            if isinstance(t, Variable):
+                self._watched_vars[id(t)] = t
+
+    def watched_variables(self):
+        """The variables this tape watches, in the order they were created."""
+        return tuple(sorted(self._watched_vars.values(), key=lambda v: v._uid))
+
+    # --- recording (called by tensor.apply) -----------------------------------------------
+    def _record(self, rule, args, vals, kwargs, out):
+        tracked = self._tracked
+        hit = False
+        for a in args:
+            ta = type(a)
+            if ta is Tensor:
+                if id(a) in tracked:
+                    hit = True
+            elif ta is Variable:
+                if id(a) in tracked:
+                    hit = True
+                elif self._watch_accessed and a._trainable:
+                    self._track(a)
+                    hit = True
+            elif ta is list or ta is tuple:
+                if self._record_seq(a):
+                    hit = True
+            elif isinstance(a, _TensorBase) and id(a) in tracked:
+                hit = True
+        if hit:
+            self._nodes.append((rule, args, vals, kwargs, out))
+            tracked.add(id(out))
+
+    def _record_seq(self, seq):
+        hit = False
+        for a in seq:
+            if isinstance(a, (list, tuple)):
+                hit = self._record_seq(a) or hit
+            elif isinstance(a, Variable) and id(a) not in self._tracked and self._watch_accessed and a._trainable:
+                self._track(a)
+                hit = True
+            elif _is_tensor(a) and id(a) in self._tracked:
+                hit = True
+        return hit
+
+    # --- gradients ----------------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d target / d sources: the result has the structure of ``sources``; targets are summed."""
+        if self._used and not self._persistent:
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute one set of gradients "
+                "(or jacobians)"
+            )
+        mode = _unconnected_mode(unconnected_gradients)
+        targets = _flat_tensors(target, "target")
+        flat_sources = _flat_tensors(sources, "sources")
+        seeds = _seeds(targets, output_gradients)
+
+        if self._recording:
+            if self._persistent:
+                _log.warning(
+                    "Calling GradientTape.gradient on a persistent tape inside its context is "
+                    "significantly less efficient than calling it outside the context (it causes "
+                    "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                    "memory usage). Only call GradientTape.gradient inside the context if you "
+                    "actually want to trace the gradient in order to compute higher order derivatives."
+                )
+            else:
+                self._pop()  # a non-persistent tape silently stops recording
+        if not self._persistent:
+            self._used = True
+
+        grads = self._backward(targets, seeds, flat_sources)
+        if not self._persistent:
+            self.reset()
+            self._used = True
+
+        results = []
+        for s in flat_sources:
+            g = grads.get(id(s))
+            if g is None or not _differentiable_dtype(s):
+                if mode is UnconnectedGradients.ZERO:
+                    g = np.zeros(s._value.shape, dtype=s._value.dtype)
+                else:
+                    results.append(None)
+                    continue
+            results.append(_as_gradient(g, s))
+        return nest.pack_sequence_as(sources, results)
+
+    def _backward(self, targets, seeds, sources):
+        """Accumulated gradients keyed by id, for every source reachable from the targets."""
+        nodes = self._nodes[:]  # a persistent tape may record this very sweep
+        source_ids = {id(s) for s in sources}
+        relevant = set(source_ids)
+        for rule, args, vals, kwargs, out in nodes:
+            for a in args:
+                if id(a) in relevant or (type(a) in (list, tuple) and _any_in(a, relevant)):
+                    relevant.add(id(out))
+                    break
+
+        higher = bool(_state.tapes)  # record the sweep itself for higher-order derivatives
+        grads = {}
+        for t, seed in zip(targets, seeds):
+            if id(t) in relevant:
+                if not higher and isinstance(seed, _TensorBase):
+                    seed = seed._value
+                _accumulate(grads, id(t), seed)
+
+        for rule, args, vals, kwargs, out in reversed(nodes):
+            oid = id(out)
+            if oid not in relevant:
+                continue
+            g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
+            if g is None:
+                continue
+            call_args = args if higher else vals
+            ans = out if higher else out._value
+            for i, a in enumerate(args):
+                ta = type(a)
+                if ta is list or ta is tuple:
+                    if not _any_in(a, relevant):
+                        continue
+                elif id(a) not in relevant or not _is_tensor(a) or not _differentiable_dtype(a):
+                    continue
+                vjp = rule.vjp(i)
+                if vjp is None:
+                    continue
+                contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                if ta is list or ta is tuple:
+                    for item, c in zip(_flat_items(a), _flat_items(contrib)):
+                        if c is not None and _is_tensor(item) and id(item) in relevant:
+                            _accumulate(grads, id(item), c)
+                else:
+                    _accumulate(grads, id(a), contrib)
+        return grads
+
+
+def _any_in(seq, ids):
+    for a in seq:
+        if type(a) in (list, tuple):
+            if _any_in(a, ids):
+                return True
+        elif id(a) in ids:
+            return True
+    return False
+
+
+def _flat_items(seq):
+    out = []
+    for a in seq:
+        if type(a) in (list, tuple):
+            out.extend(_flat_items(a))
+        else:
+            out.append(a)
+    return out
+
+
+def _accumulate(grads, key, g):
+    prev = grads.get(key)
+    grads[key] = g if prev is None else prev + g
+
+
+def _flat_tensors(structure, what):
+    flat = nest.flatten(structure)
+    for i, t in enumerate(flat):
+        if not _is_tensor(t):
+            where = what if len(flat) == 1 and not nest.is_nested(structure) else f"{what}[{i}]"
+            raise TypeError(
+                f"GradientTape.gradient: {where} must be a tf.Tensor or tf.Variable (or a nested "
+                f"structure of them), got {type(t).__name__}: {t!r}"
+            )
+    return flat
+
+
+def _seeds(targets, output_gradients):
+    """One cotangent per flat target: ones, or the matching ``output_gradients`` entry."""
+    if output_gradients is None:
+        return [np.ones(t._value.shape, dtype=t._value.dtype) for t in targets]
+    flat = nest.flatten(output_gradients)
+    if len(flat) != len(targets):
+        raise ValueError(
+            f"GradientTape.gradient: output_gradients has {len(flat)} entries but target has "
+            f"{len(targets)}; give one gradient (or None) per target."
+        )
+    seeds = []
+    for t, og in zip(targets, flat):
+        if og is None:
+            seeds.append(np.ones(t._value.shape, dtype=t._value.dtype))
+            continue
+        value = og if _is_tensor(og) else constant(og, dtype=t.dtype)
+        if tuple(value.shape) != tuple(t._value.shape):
+            raise ValueError(
+                f"GradientTape.gradient: output_gradients entry has shape {TensorShape(value.shape)} "
+                f"but its target has shape {TensorShape(t._value.shape)}; they must match."
+            )
+        seeds.append(value)
+    return seeds
+
+
+def _as_gradient(g, source):
+    """A gradient as a Tensor with the source's dtype and shape."""
+    if isinstance(g, _TensorBase):
+        return g if type(g) is Tensor else _wrap(g._value)
+    want = source._value.dtype
+    if getattr(g, "dtype", None) != want or not isinstance(g, (np.ndarray, np.generic)):
+        g = np.asarray(g, dtype=want)
+        if g.ndim == 0:
+            g = g[()]
+    if isinstance(g, np.ndarray) and not g.flags.writeable:
+        g = g.copy()
+    return _wrap(g)
+
+
+class _StopRecording:
+    __slots__ = ("_tape", "_was")
+
+    def __init__(self, tape):
+        self._tape = tape
+
+    def __enter__(self):
+        self._was = self._tape._recording
+        if self._was:
+            self._tape._pop()
+        return self
+
+    def __exit__(self, *exc):
+        if self._was:
+            self._tape._push()
+        return False
+
+
+def stop_gradient(input, name=None):
+    """The same value, cut off from every tape: no gradient flows through it."""
+    value = input._value if _is_tensor(input) else constant(input)._value
+    return _wrap(value)

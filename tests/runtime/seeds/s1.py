@@ -1,0 +1,7 @@
+import runtime as tf
+x = tf.constant(3.0)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = x * x
+dy_dx = tape.gradient(y, x)
+print(dy_dx)

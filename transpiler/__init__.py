@@ -1,0 +1,1 @@
+"""Ahead-of-time source-to-source automatic differentiation (work in progress)."""
