@@ -150,6 +150,12 @@ class GradientTape:
             self._nodes.append((rule, args, vals, kwargs, out))
             tracked.add(id(out))
 
+    def _note_reads(self, args):
+        if self._watch_accessed:
+            for a in args:
+                if type(a) is Variable and a._trainable:
+                    self._track(a)
+
     def _record_seq(self, seq):
         hit = False
         for a in seq:

@@ -322,9 +322,13 @@ def apply(fn, args, kwargs=None):
     result = Tensor.__new__(Tensor)
     result._value = out
     tapes = _state.tapes
-    if tapes and rule.differentiable and getattr(out, "dtype", None) is not None and out.dtype.kind in "fc":
-        for tape in tapes:
-            tape._record(rule, args, vals, kwargs, result)
+    if tapes:
+        if rule.differentiable and getattr(out, "dtype", None) is not None and out.dtype.kind in "fc":
+            for tape in tapes:
+                tape._record(rule, args, vals, kwargs, result)
+        else:  # nothing to differentiate, but reading a variable still watches it (as in TF)
+            for tape in tapes:
+                tape._note_reads(args)
     return result
 
 
