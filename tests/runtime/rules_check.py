@@ -1,0 +1,171 @@
+"""Shared checks for the derivative-rule tests (tests/runtime/test_rules_*.py).
+
+Every check compares a rule against central finite differences of the primitive itself:
+
+* ``check_vjp``: the VJP rule, called directly on float64 arrays, against ``numeric_vjp``;
+* ``check_jvp``: the JVP rule against ``numeric_jvp`` along a random tangent;
+* ``check_hvp``: second order.  Nested ``GradientTape``s run the VJP rule on tensors (so the
+  rule itself is differentiated by the rules it calls); the Hessian-vector product they give
+  is compared with finite differences of the first-order VJP rule along the same vector.
+* ``check_hvp_by_fd``: the tape-free reference for scalar ``math`` rules (which cannot run
+  on tensors): the derivative of the VJP rule, by finite differences, against a nested
+  finite-difference second derivative of the primitive.
+
+Arguments not being differentiated (indices, conditions, axes) are held fixed by closing
+over them, so they are never converted to float.
+"""
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from runtime.rules import lookup
+from tests.fd import assert_close, numeric_grad, numeric_jvp, numeric_vjp
+
+
+# --- inputs ---------------------------------------------------------------------------------
+
+def shapes(min_dims=0, max_dims=3, max_side=4):
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=max_side)
+
+
+def broadcastable(n=2, max_dims=3, max_side=3):
+    """``n`` mutually broadcastable shapes (e.g. (3, 1) with (1, 4), or () with (2, 3))."""
+    return hnp.mutually_broadcastable_shapes(num_shapes=n, min_dims=0, max_dims=max_dims,
+                                             max_side=max_side).map(lambda b: b.input_shapes)
+
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+def values(rng, shape, lo=-2.0, hi=2.0, signed=False):
+    """Uniform values in [lo, hi]; with ``signed`` a random sign too (for domains like |x| > lo)."""
+    x = rng.uniform(lo, hi, size=shape)
+    if signed:
+        x = x * rng.choice([-1.0, 1.0], size=shape)
+    return np.asarray(x, dtype=np.float64)
+
+
+# --- first order ----------------------------------------------------------------------------
+
+def _partial(fn, args, argnum, kwargs):
+    """fn as a function of argument ``argnum`` alone."""
+    def f(xi):
+        new = list(args)
+        new[argnum] = xi
+        return fn(*new, **kwargs)
+    return f
+
+
+def check_vjp(fn, args, argnum=0, kwargs=None, rng=None, rtol=1e-5, atol=1e-6):
+    kwargs = kwargs or {}
+    rng = rng or np.random.default_rng(0)
+    rule = lookup(fn)
+    assert rule is not None and rule.differentiable, f"no rule for {fn}"
+    vjp = rule.vjp(argnum)
+    assert vjp is not None, f"{rule.name}: no VJP for argument {argnum}"
+    ans = fn(*args, **kwargs)
+    g = rng.standard_normal(np.shape(ans))
+    got = vjp(g, ans, *args, **kwargs)
+    want = numeric_vjp(_partial(fn, args, argnum, kwargs), [args[argnum]], 0, g)
+    assert_close(got, want, rtol, atol, what=f"{rule.name} vjp[{argnum}] shapes={[np.shape(a) for a in args]} kwargs={kwargs}")
+    return got
+
+
+def check_jvp(fn, args, argnum=0, kwargs=None, rng=None, rtol=1e-5, atol=1e-6):
+    kwargs = kwargs or {}
+    rng = rng or np.random.default_rng(0)
+    rule = lookup(fn)
+    jvp = rule.jvp(argnum)
+    assert jvp is not None, f"{rule.name}: no JVP for argument {argnum}"
+    ans = fn(*args, **kwargs)
+    t = rng.standard_normal(np.shape(args[argnum]))
+    got = jvp(t, ans, *args, **kwargs)
+    want = numeric_jvp(_partial(fn, args, argnum, kwargs), [args[argnum]], [t])
+    assert_close(got, want, rtol, atol, what=f"{rule.name} jvp[{argnum}] shapes={[np.shape(a) for a in args]} kwargs={kwargs}")
+    return got
+
+
+# --- second order ---------------------------------------------------------------------------
+
+def tape_hvp(fn, args, argnum, w, v, kwargs=None):
+    """d/dx <d/dx <w, fn(x)>, v> through two nested GradientTapes (x = args[argnum])."""
+    import runtime as tf
+
+    kwargs = kwargs or {}
+    x = tf.constant(np.asarray(args[argnum], dtype=np.float64))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            new = list(args)
+            new[argnum] = x
+            y = np.sum(fn(*new, **kwargs) * w)
+        g = inner.gradient(y, x)
+        gv = np.sum(g * v)
+    h = outer.gradient(gv, x)
+    return None if h is None else np.asarray(h.numpy())
+
+
+def _tape_vjp(fn, argnum):
+    """A first-order VJP of a composite function, by one GradientTape (for check_hvp)."""
+    import runtime as tf
+
+    def vjp(g, ans, *args, **kwargs):
+        x = tf.constant(np.asarray(args[argnum], dtype=np.float64))
+        with tf.GradientTape() as t:
+            t.watch(x)
+            new = list(args)
+            new[argnum] = x
+            y = np.sum(fn(*new, **kwargs) * g)
+        return t.gradient(y, x).numpy()
+
+    return vjp
+
+
+def check_hvp(fn, args, argnum=0, kwargs=None, rng=None, rtol=1e-4, atol=1e-5, eps=1e-6):
+    """Tape HVP (the rules differentiated by the rules) vs FD of the VJP rule."""
+    kwargs = kwargs or {}
+    rng = rng or np.random.default_rng(0)
+    rule = lookup(fn)
+    vjp = rule.vjp(argnum) if rule is not None else _tape_vjp(fn, argnum)
+    name = rule.name if rule is not None else getattr(fn, "__name__", repr(fn))
+    ans = fn(*args, **kwargs)
+    w = rng.standard_normal(np.shape(ans))
+    x = np.asarray(args[argnum], dtype=np.float64)
+    v = rng.standard_normal(np.shape(x))
+
+    def grad_at(xi):
+        new = list(args)
+        new[argnum] = xi
+        return np.asarray(vjp(w, fn(*new, **kwargs), *new, **kwargs), dtype=np.float64)
+
+    want = (grad_at(x + eps * v) - grad_at(x - eps * v)) / (2 * eps)
+    got = tape_hvp(fn, args, argnum, w, v, kwargs)
+    if got is None:  # gradient independent of x: the second derivative is identically zero
+        got = np.zeros_like(x)
+    assert_close(got, want, rtol, atol, what=f"{name} hvp[{argnum}] shapes={[np.shape(a) for a in args]} kwargs={kwargs}")
+
+
+def check_hvp_by_fd(fn, args, argnum=0, rng=None, rtol=1e-3, atol=1e-4, eps=1e-4):
+    """Tape-free reference: FD along v of the VJP rule vs nested FD of the primitive."""
+    rng = rng or np.random.default_rng(0)
+    rule = lookup(fn)
+    vjp = rule.vjp(argnum)
+    x = float(args[argnum])
+    v = 1.0
+    w = float(rng.standard_normal())
+
+    def at(xi):
+        new = list(args)
+        new[argnum] = xi
+        return new
+
+    def rule_grad(xi):
+        new = at(xi)
+        return vjp(w, fn(*new), *new)
+
+    by_rule = (rule_grad(x + eps * v) - rule_grad(x - eps * v)) / (2 * eps)
+    f = lambda xi: w * fn(*at(float(xi)))  # noqa: E731
+    by_fd = (numeric_grad(f, x + eps * v, eps) - numeric_grad(f, x - eps * v, eps)) / (2 * eps)
+    assert_close(by_rule, by_fd, rtol, atol, what=f"{rule.name} second order[{argnum}]")
