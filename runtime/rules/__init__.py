@@ -6,3 +6,9 @@ See ``registry`` for the rule conventions shared by the tape and the transpiler.
 from .registry import RULES, Rule, define, lookup, nondifferentiable, primitive  # noqa: F401
 from . import support  # noqa: F401
 from . import arithmetic  # noqa: F401
+from . import elementwise  # noqa: F401
+from . import activations  # noqa: F401
+from . import reductions  # noqa: F401
+from . import shape  # noqa: F401
+from . import pymath  # noqa: F401
+from . import nondiff  # noqa: F401

@@ -1,0 +1,261 @@
+"""Rules for shape manipulation, indexing, gathering, casting and dot products.
+
+Sequence arguments (``np.concatenate(arrays)``, ``np.stack(arrays)``): the VJP rule for the
+sequence returns a tuple with one gradient per element; the JVP rule receives a sequence of
+tangents, one per element (zeros for the elements that are constants).
+"""
+
+import operator
+
+import numpy as np
+
+from .registry import define, primitive
+from .support import (
+    axis_index,
+    broadcast_like,
+    inverse_permutation,
+    is_floating,
+    numpy_dtype,
+    dtype_of,
+    scatter_add,
+    shape_of,
+    split_like,
+    unbroadcast,
+    unstack,
+)
+
+
+# --- reshaping (the adjoint reshapes back) -----------------------------------------------
+
+def reshape_vjp(g, ans, a, shape=None, order="C", newshape=None, copy=None):
+    return np.reshape(g, shape_of(a))
+
+
+def reshape_jvp(t, ans, a, shape=None, order="C", newshape=None, copy=None):
+    return np.reshape(t, shape_of(ans))
+
+
+define(np.reshape, vjp=(reshape_vjp,), jvp=(reshape_jvp,))
+
+
+def ravel_vjp(g, ans, a, order="C"):
+    return np.reshape(g, shape_of(a))
+
+
+def ravel_jvp(t, ans, a, order="C"):
+    return np.ravel(t)
+
+
+define(np.ravel, vjp=(ravel_vjp,), jvp=(ravel_jvp,))
+
+
+def expand_dims_vjp(g, ans, a, axis):
+    return np.reshape(g, shape_of(a))
+
+
+def expand_dims_jvp(t, ans, a, axis):
+    return np.expand_dims(t, axis)
+
+
+define(np.expand_dims, vjp=(expand_dims_vjp,), jvp=(expand_dims_jvp,))
+
+
+def squeeze_vjp(g, ans, a, axis=None):
+    return np.reshape(g, shape_of(a))
+
+
+def squeeze_jvp(t, ans, a, axis=None):
+    return np.reshape(t, shape_of(ans))
+
+
+define(np.squeeze, vjp=(squeeze_vjp,), jvp=(squeeze_jvp,))
+
+
+# --- permuting axes ---------------------------------------------------------------------
+
+def transpose_vjp(g, ans, a, axes=None):
+    if axes is None:
+        return np.transpose(g)
+    return np.transpose(g, inverse_permutation(axes, np.ndim(a)))
+
+
+def transpose_jvp(t, ans, a, axes=None):
+    return np.transpose(t, axes)
+
+
+define(np.transpose, vjp=(transpose_vjp,), jvp=(transpose_jvp,))
+
+
+def swapaxes_vjp(g, ans, a, axis1, axis2):
+    return np.swapaxes(g, axis1, axis2)
+
+
+def swapaxes_jvp(t, ans, a, axis1, axis2):
+    return np.swapaxes(t, axis1, axis2)
+
+
+define(np.swapaxes, vjp=(swapaxes_vjp,), jvp=(swapaxes_jvp,))
+
+
+def moveaxis_vjp(g, ans, a, source, destination):
+    return np.moveaxis(g, destination, source)
+
+
+def moveaxis_jvp(t, ans, a, source, destination):
+    return np.moveaxis(t, source, destination)
+
+
+define(np.moveaxis, vjp=(moveaxis_vjp,), jvp=(moveaxis_jvp,))
+
+
+def flip_vjp(g, ans, m, axis=None):
+    return np.flip(g, axis)
+
+
+def flip_jvp(t, ans, m, axis=None):
+    return np.flip(t, axis)
+
+
+define(np.flip, vjp=(flip_vjp,), jvp=(flip_jvp,))
+
+
+# --- joining ----------------------------------------------------------------------------
+
+def concatenate_vjp(g, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    return split_like(g, arrays, axis)
+
+
+def concatenate_jvp(t, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    return np.concatenate(t, axis=axis)
+
+
+define(np.concatenate, vjp=(concatenate_vjp,), jvp=(concatenate_jvp,))
+
+
+def stack_vjp(g, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    return unstack(g, len(arrays), axis)
+
+
+def stack_jvp(t, ans, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    return np.stack(t, axis=axis)
+
+
+define(np.stack, vjp=(stack_vjp,), jvp=(stack_jvp,))
+
+
+# --- broadcasting -----------------------------------------------------------------------
+
+def broadcast_to_vjp(g, ans, array, shape, subok=False):
+    return unbroadcast(g, array)
+
+
+def broadcast_to_jvp(t, ans, array, shape, subok=False):
+    return np.broadcast_to(t, shape)
+
+
+define(np.broadcast_to, vjp=(broadcast_to_vjp,), jvp=(broadcast_to_jvp,))
+
+
+# --- indexing and gathering (repeated indices accumulate) --------------------------------
+
+def getitem_vjp(g, ans, x, idx):
+    return scatter_add(g, x, idx)
+
+
+def getitem_jvp(t, ans, x, idx):
+    return t[idx]
+
+
+define(operator.getitem, vjp=(getitem_vjp, None), jvp=(getitem_jvp, None))
+
+
+def take_vjp(g, ans, a, indices, axis=None, out=None, mode="raise"):
+    if axis is None:
+        return np.reshape(scatter_add(g, np.ravel(a), indices), shape_of(a))
+    return scatter_add(g, a, axis_index(indices, axis, np.ndim(a)))
+
+
+def take_jvp(t, ans, a, indices, axis=None, out=None, mode="raise"):
+    return np.take(t, indices, axis=axis)
+
+
+define(np.take, vjp=(take_vjp, None), jvp=(take_jvp, None))
+
+
+# --- casting ----------------------------------------------------------------------------
+
+@primitive
+def cast(x, dtype):
+    """``x`` converted to ``dtype`` (numpy dtype, name or TF-style DType); floats to ints truncate."""
+    return np.asarray(x).astype(numpy_dtype(dtype))
+
+
+# The gradient is cast back to x's dtype; no gradient flows through a cast from or to a
+# non-floating dtype (TF gives None there).
+def cast_vjp(g, ans, x, dtype):
+    if is_floating(x) and is_floating(ans):
+        return cast(g, dtype_of(x))
+    return None
+
+
+def cast_jvp(t, ans, x, dtype):
+    if is_floating(x) and is_floating(ans):
+        return cast(t, dtype_of(ans))
+    return None
+
+
+define(cast, vjp=(cast_vjp, None), jvp=(cast_jvp, None))
+
+
+# --- dot and outer products -------------------------------------------------------------
+# np.dot for operands of at most two dimensions (scalars multiply).
+
+def dot_vjp_a(g, ans, a, b, out=None):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(g * b, a)
+    if np.ndim(b) == 1:
+        if np.ndim(a) == 1:
+            return g * b
+        return np.outer(g, b)
+    return np.dot(g, np.transpose(b))
+
+
+def dot_vjp_b(g, ans, a, b, out=None):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(a * g, b)
+    if np.ndim(a) == 1:
+        if np.ndim(b) == 1:
+            return a * g
+        return np.outer(a, g)
+    return np.dot(np.transpose(a), g)
+
+
+def dot_jvp_a(t, ans, a, b, out=None):
+    return np.dot(t, b)
+
+
+def dot_jvp_b(t, ans, a, b, out=None):
+    return np.dot(a, t)
+
+
+define(np.dot, vjp=(dot_vjp_a, dot_vjp_b), jvp=(dot_jvp_a, dot_jvp_b))
+
+
+# np.outer flattens its operands.
+def outer_vjp_a(g, ans, a, b, out=None):
+    return np.reshape(np.dot(g, np.ravel(b)), shape_of(a))
+
+
+def outer_vjp_b(g, ans, a, b, out=None):
+    return np.reshape(np.dot(np.ravel(a), g), shape_of(b))
+
+
+def outer_jvp_a(t, ans, a, b, out=None):
+    return np.outer(t, b)
+
+
+def outer_jvp_b(t, ans, a, b, out=None):
+    return np.outer(a, t)
+
+
+define(np.outer, vjp=(outer_vjp_a, outer_vjp_b), jvp=(outer_jvp_a, outer_jvp_b))

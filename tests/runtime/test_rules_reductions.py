@@ -1,0 +1,147 @@
+"""Reduction rules (runtime/rules/reductions.py): axis/keepdims variants, ties, zeros."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import runtime as tf
+from runtime.rules import lookup
+from tests.fd import assert_close
+from tests.runtime.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
+
+REDUCTIONS = [np.sum, np.mean, np.max, np.amax, np.min, np.amin, np.prod, np.var, np.std]
+axes = st.sampled_from([None, 0, -1, 1, (0, 1), (-1, 0), ()])
+
+
+def _axis_ok(axis, ndim):
+    items = () if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    return all(-ndim <= a < ndim for a in items) and len({a % ndim for a in items}) == len(items)
+
+
+@pytest.mark.parametrize("fn", REDUCTIONS, ids=[f.__name__ for f in REDUCTIONS])
+@given(shape=shapes(min_dims=0), axis=axes, keepdims=st.booleans(), seed=seeds)
+def test_reduction(fn, shape, axis, keepdims, seed):
+    if not _axis_ok(axis, len(shape)):
+        axis = None
+    rng = np.random.default_rng(seed)
+    x = values(rng, shape, 0.5, 1.5, signed=True)
+    kw = {"axis": axis, "keepdims": keepdims}
+    if fn in (np.var, np.std) and np.size(fn(x, **kw)) and np.min(np.var(x, axis=axis)) < 1e-3:
+        return  # (a reduction over one element: var's derivative is 0, std's is undefined)
+    check_vjp(fn, [x], kwargs=kw, rng=rng)
+    check_jvp(fn, [x], kwargs=kw, rng=rng)
+
+
+@pytest.mark.parametrize("fn", REDUCTIONS, ids=[f.__name__ for f in REDUCTIONS])
+@given(shape=shapes(min_dims=1, max_dims=2, max_side=3), axis=st.sampled_from([None, 0, -1]),
+       keepdims=st.booleans(), seed=seeds)
+def test_reduction_second_order(fn, shape, axis, keepdims, seed):
+    rng = np.random.default_rng(seed)
+    x = values(rng, shape, 0.5, 1.5, signed=True)
+    kw = {"axis": axis, "keepdims": keepdims}
+    if fn is np.std and np.min(np.var(x, axis=axis)) < 1e-3:
+        return
+    check_hvp(fn, [x], kwargs=kw, rng=rng)
+
+
+@pytest.mark.parametrize("fn", [np.sum, np.prod, np.max, np.min, np.mean])
+def test_positional_axis_binds_like_numpy(fn):
+    rng = np.random.default_rng(0)
+    x = values(rng, (2, 3), 0.5, 1.5)
+    check_vjp(fn, [x, 1], rng=rng)
+    check_jvp(fn, [x, 1], rng=rng)
+
+
+@given(shape=shapes(min_dims=1), seed=seeds)
+def test_sum_and_mean_where(shape, seed):
+    rng = np.random.default_rng(seed)
+    x = values(rng, shape)
+    where = rng.random(shape) < 0.7
+    where.flat[0] = True
+    for fn in (np.sum, np.mean):
+        kw = {"axis": None, "where": where}
+        check_vjp(fn, [x], kwargs=kw, rng=rng)
+        check_jvp(fn, [x], kwargs=kw, rng=rng)
+
+
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_var_std_ddof(ddof):
+    rng = np.random.default_rng(5)
+    x = values(rng, (3, 4))
+    for fn in (np.var, np.std):
+        check_vjp(fn, [x], kwargs={"axis": 1, "ddof": ddof}, rng=rng)
+        check_jvp(fn, [x], kwargs={"axis": 0, "ddof": ddof}, rng=rng)
+
+
+@given(shape=shapes(min_dims=1), seed=seeds, axis=st.sampled_from([None, 0, -1]))
+def test_cumsum(shape, seed, axis):
+    rng = np.random.default_rng(seed)
+    x = values(rng, shape)
+    check_vjp(np.cumsum, [x], kwargs={"axis": axis}, rng=rng)
+    check_jvp(np.cumsum, [x], kwargs={"axis": axis}, rng=rng)
+    check_hvp(lambda a, axis: np.cumsum(a * a, axis), [x], kwargs={"axis": axis}, rng=rng)
+
+
+# --- ties: max/min split the gradient evenly (TF reduce_max) ---------------------------------
+
+@pytest.mark.parametrize("fn", [np.max, np.min])
+def test_ties_split_evenly(fn):
+    x = np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]]) * (1 if fn is np.max else -1)
+    rule = lookup(fn)
+    ans = fn(x, axis=1)
+    assert_close(rule.vjp(0)(np.array([1.0, 6.0]), ans, x, axis=1),
+                 np.array([[0.0, 0.5, 0.5], [2.0, 2.0, 2.0]]))
+    assert_close(rule.jvp(0)(np.arange(6.0).reshape(2, 3), ans, x, axis=1), np.array([1.5, 4.0]))
+    xt = tf.constant(x)
+    with tf.GradientTape() as t:
+        t.watch(xt)
+        y = fn(xt)
+    expected = np.zeros_like(x)
+    expected[x == fn(x)] = 1.0 / np.sum(x == fn(x))
+    assert_close(t.gradient(y, xt).numpy(), expected)
+
+
+def test_max_rule_keeps_float32():
+    x = np.array([1.0, 3.0, 3.0], dtype=np.float32)
+    g = lookup(np.max).vjp(0)(np.float32(1.0), np.max(x), x)
+    assert g.dtype == np.float32
+
+
+# --- prod with zeros -------------------------------------------------------------------------
+
+def _products_of_others(x):
+    """Reference: for each element, the product of all the other elements (flattened)."""
+    flat = x.reshape(-1)
+    return np.array([np.prod(np.delete(flat, i)) for i in range(flat.size)]).reshape(x.shape)
+
+
+@pytest.mark.parametrize("zeros", [[1], [0, 3], [2, 2], []])
+def test_prod_with_zeros(zeros):
+    rng = np.random.default_rng(2)
+    x = values(rng, (2, 3), 0.5, 1.5, signed=True)
+    for i in zeros:
+        x.flat[i] = 0.0
+    rule = lookup(np.prod)
+    assert_close(rule.vjp(0)(np.array(1.0), np.prod(x), x), _products_of_others(x))
+    t = rng.standard_normal(x.shape)
+    assert_close(rule.jvp(0)(t, np.prod(x), x), np.sum(t * _products_of_others(x)))
+    # along an axis: the single zero only affects its own row
+    ans = np.prod(x, axis=1)
+    got = rule.vjp(0)(np.ones(2), ans, x, axis=1)
+    want = np.stack([_products_of_others(row) for row in x])
+    assert_close(got, want)
+
+
+def test_prod_second_order_with_a_zero_is_finite():
+    x = tf.constant(np.array([0.0, 2.0, 3.0]))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = np.prod(x)
+        g = inner.gradient(y, x)
+        s = g[0]
+    assert_close(g.numpy(), np.array([6.0, 0.0, 0.0]))
+    # d/dx (x1 * x2) = (0, x2, x1): exact for the zero element's own row of the Hessian
+    assert_close(outer.gradient(s, x).numpy(), np.array([0.0, 3.0, 2.0]))
