@@ -1,0 +1,339 @@
+"""The public surface: ``@differentiate``, ``grad``, ``value_and_grad``, ``vjp``.
+
+``transform`` runs the passes in order (parse -> normalize -> analyze -> reverse ->
+optimize -> codegen) and keeps every intermediate AST on the result, so each stage can be
+printed.  Generation happens when the decorator runs; a name that is not defined yet
+postpones it to the first call.
+"""
+
+import ast
+import functools
+import inspect
+import weakref
+
+import numpy as np
+
+from .analysis import analyze
+from .codegen import compile_function, free_names, module_source, to_source
+from .context import Context
+from .errors import TranspileError, Unresolved
+from .normalize import normalize
+from .optimize import optimize
+from .parsing import parse_function
+from .reverse import reverse
+
+__all__ = ["differentiate", "grad", "value_and_grad", "vjp", "transform", "Generated"]
+
+
+class Generated:
+    """The result of one transformation: ASTs of every stage, the source and the function."""
+
+    def __init__(self, ctx, stages, node, code, function, seed_name, wrt, single, note):
+        self.ctx, self.stages, self.node, self.code = ctx, stages, node, code
+        self.function, self.seed_name, self.wrt, self.single = function, seed_name, wrt, single
+        self.source = module_source(node, code, ctx, note)
+
+    def __call__(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+
+def wrt_names(node, wrt, what="wrt"):
+    """Normalize ``wrt`` (int, name or a tuple of them) to (tuple of parameter names, single)."""
+    a = node.args
+    positional = [p.arg for p in a.posonlyargs + a.args]
+    every = positional + [p.arg for p in a.kwonlyargs]
+    single = not isinstance(wrt, (tuple, list))
+    out = []
+    for w in ([wrt] if single else wrt):
+        if isinstance(w, bool) or not isinstance(w, (int, str)):
+            raise TypeError(f"{what} must be parameter indices or names, not {w!r}")
+        if isinstance(w, int):
+            if not -len(positional) <= w < len(positional):
+                raise ValueError(f"{what}={w}: {node.name}() has {len(positional)} positional "
+                                 f"parameter(s) ({', '.join(positional)})")
+            w = positional[w]
+        elif w not in every:
+            raise ValueError(f"{what}={w!r}: {node.name}() has no parameter named {w!r} "
+                             f"(parameters: {', '.join(every)})")
+        out.append(w)
+    if not out:
+        raise ValueError(f"{what} is empty: name at least one parameter to differentiate with respect to")
+    return tuple(out), single
+
+
+def transform(fn, wrt=0, preserve_result=False, note=None):
+    """Generate the gradient of ``fn``; raises TranspileError or Unresolved."""
+    parsed = parse_function(fn)
+    names, single = wrt_names(parsed.node, wrt)
+    ctx = Context(parsed)
+    core = normalize(ctx)
+    outputs = _output_names(core)
+    info = analyze(core, names, outputs)
+    name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
+    seed = ctx.namer.claim("bout")
+    rev = reverse(ctx, core, info, names, preserve_result, name, seed)
+    import copy
+    stages = {"parsed": parsed.node, "normalized": core, "reverse": copy.deepcopy(rev)}
+    opt = optimize(rev, ctx)
+    stages["optimized"] = opt
+    used = set(free_names(opt))
+    ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
+    code = to_source(opt)
+    function = compile_function(opt, code, ctx)
+    return Generated(ctx, stages, opt, code, function, seed, names, single, note)
+
+
+def _output_names(core):
+    ret = core.body[-1].value
+    elts = ret.elts if isinstance(ret, ast.Tuple) else [ret]
+    return [e.id for e in elts if isinstance(e, ast.Name)]
+
+
+def _check_wrt_value(fname, pname, value):
+    """Gradients exist for floating-point inputs only; say so clearly for anything else."""
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, (int, np.integer)):
+        raise TypeError(f"{fname}: cannot differentiate with respect to `{pname}`, which is the "
+                        f"integer {value!r}; pass a float ({float(value)!r}) or a float array")
+    if isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        return
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        if getattr(dtype, "is_floating", False) or getattr(dtype, "is_complex", False):
+            return
+        try:
+            kind = np.dtype(dtype).kind
+        except TypeError:
+            kind = getattr(getattr(dtype, "as_numpy_dtype", None), "__name__", "?")[:1]
+        if kind in ("f", "c"):
+            return
+        raise TypeError(f"{fname}: cannot differentiate with respect to `{pname}`, an array of dtype "
+                        f"{dtype}; convert it with .astype(np.float64)")
+    raise TypeError(f"{fname}: cannot differentiate with respect to `{pname}` of type "
+                    f"{type(value).__name__}; gradients need a float or a numpy float array")
+
+
+class _Transformer:
+    """Caches generated code for one function per (wrt, preserve_result)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.cache = {}
+        self.deferred = None
+        self.signature = inspect.signature(fn)
+
+    def get(self, wrt, preserve_result=False, ahead=False):
+        key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)
+        gen = self.cache.get(key)
+        if gen is not None:
+            return gen
+        note = None
+        if self.deferred is not None:
+            note = [f"generated on first use: `{self.deferred}` was not defined yet when "
+                    "@differentiate ran"]
+        try:
+            gen = transform(self.fn, wrt, preserve_result, note)
+        except Unresolved as e:
+            if ahead:
+                self.deferred = e.name
+                return None
+            parsed = parse_function(self.fn)
+            raise parsed.error(f"name `{e.name}` is not defined", e.node,
+                               f"define `{e.name}` before calling the gradient of "
+                               f"{parsed.name}()") from None
+        self.cache[key] = gen
+        return gen
+
+    def check(self, gen, args, kwargs):
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.fn.__name__}(): {e}") from None
+        for name in gen.wrt:
+            if name in bound.arguments:
+                _check_wrt_value(self.fn.__name__, name, bound.arguments[name])
+
+    def call(self, wrt, preserve_result, args, kwargs, seed=None):
+        gen = self.get(wrt, preserve_result)
+        self.check(gen, args, kwargs)
+        if seed is not None:
+            kwargs = dict(kwargs)
+            kwargs[gen.seed_name] = seed
+        return gen.function(*args, **kwargs)
+
+
+_TRANSFORMERS = weakref.WeakKeyDictionary()
+
+
+def _transformer(fn):
+    if isinstance(fn, Differentiable):
+        return fn._t
+    t = _TRANSFORMERS.get(fn)
+    if t is None:
+        t = _TRANSFORMERS[fn] = _Transformer(fn)
+    return t
+
+
+class Differentiable:
+    """A function with its generated gradient attached (what ``@differentiate`` returns)."""
+
+    def __init__(self, fn, wrt=0, mode="reverse"):
+        if mode != "reverse":
+            raise NotImplementedError(f"mode={mode!r}: only reverse mode is available in this version")
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._wrt = wrt
+        self._t = _transformer(fn)
+        self._t.get(wrt, False, ahead=True)
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    def grad(self, *args, **kwargs):
+        """The gradient(s) with respect to ``wrt`` at these arguments."""
+        return self._t.call(self._wrt, False, args, kwargs)
+
+    def value_and_grad(self, *args, **kwargs):
+        g, value = self._t.call(self._wrt, True, args, kwargs)
+        return value, g
+
+    def vjp(self, *args, **kwargs):
+        """``(value, pullback)``; ``pullback(cotangent)`` gives the gradient(s)."""
+        gen = self._t.get(self._wrt, False)
+        self._t.check(gen, args, kwargs)
+        value = self._fn(*args, **kwargs)
+
+        def pullback(cotangent):
+            return self._t.call(self._wrt, False, args, kwargs, seed=cotangent)
+
+        return value, pullback
+
+    @property
+    def source(self):
+        """The generated module (what ``grad`` runs), as text."""
+        gen = self._t.cache.get((_key(self._wrt), False))
+        if gen is None:
+            if self._t.deferred is not None:
+                return (f"# not generated yet: `{self._t.deferred}` was not defined when "
+                        "@differentiate ran;\n# the gradient is generated on first use.\n")
+            gen = self._t.get(self._wrt, False)
+        return gen.source
+
+    def show(self):
+        print(self.source, end="")
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return _BoundDifferentiable(self, instance)
+
+    def __reduce__(self):
+        return self.__qualname__
+
+    def __repr__(self):
+        return f"<differentiable {self.__qualname__} wrt={self._wrt!r}>"
+
+
+def _key(wrt):
+    return tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt
+
+
+class _BoundDifferentiable:
+    """``obj.method`` for a decorated method: the instance is passed as the first argument."""
+
+    def __init__(self, d, instance):
+        self._d, self._self = d, instance
+
+    def __call__(self, *args, **kwargs):
+        return self._d._fn(self._self, *args, **kwargs)
+
+    def grad(self, *args, **kwargs):
+        return self._d.grad(self._self, *args, **kwargs)
+
+    def value_and_grad(self, *args, **kwargs):
+        return self._d.value_and_grad(self._self, *args, **kwargs)
+
+    def vjp(self, *args, **kwargs):
+        return self._d.vjp(self._self, *args, **kwargs)
+
+    source = property(lambda self: self._d.source)
+
+    def show(self):
+        self._d.show()
+
+
+def differentiate(fn=None, *, wrt=0, mode="reverse"):
+    """Decorator: attach a generated gradient to ``fn`` (``@differentiate`` or ``@differentiate(wrt=...)``).
+
+    For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
+    """
+    if fn is None:
+        return lambda f: Differentiable(f, wrt=wrt, mode=mode)
+    return Differentiable(fn, wrt=wrt, mode=mode)
+
+
+class GradientFunction:
+    """What ``grad(f)`` returns: a plain callable that pickles (regenerated where unpickled)."""
+
+    def __init__(self, f, wrt, preserve_result, kind):
+        self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
+        self._t = _transformer(f)
+        fn = self._t.fn
+        prefix = {"grad": "d", "value_and_grad": "vg_"}[kind]
+        self.__name__ = f"{prefix}{fn.__name__}"
+        self.__qualname__ = self.__name__
+        self.__doc__ = f"{kind} of {fn.__qualname__} with respect to {wrt!r} (generated by adjoin)."
+        self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True)
+
+    def __call__(self, *args, **kwargs):
+        if self._kind == "value_and_grad":
+            g, value = self._t.call(self._wrt, True, args, kwargs)
+            return value, g
+        return self._t.call(self._wrt, self._preserve, args, kwargs)
+
+    @property
+    def source(self):
+        return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad").source
+
+    def __reduce__(self):
+        return (_rebuild, (self._f, self._wrt, self._preserve, self._kind))
+
+    def __repr__(self):
+        return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
+
+
+def _rebuild(f, wrt, preserve_result, kind):
+    return GradientFunction(f, wrt, preserve_result, kind)
+
+
+def grad(f, wrt=0, preserve_result=False, verbose=0):
+    """The gradient of ``f`` as a function of the same arguments.
+
+    ``preserve_result=True`` makes it return ``(gradient, value)``; ``verbose=1`` prints the
+    generated code.
+    """
+    g = GradientFunction(f, wrt, preserve_result, "grad")
+    if verbose:
+        print(g.source, end="")
+    return g
+
+
+def value_and_grad(f, wrt=0, verbose=0):
+    """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep."""
+    g = GradientFunction(f, wrt, False, "value_and_grad")
+    if verbose:
+        print(g.source, end="")
+    return g
+
+
+def vjp(f, *args, wrt=0, **kwargs):
+    """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
+    d = f if isinstance(f, Differentiable) else None
+    t = _transformer(f)
+    gen = t.get(wrt, False)
+    t.check(gen, args, kwargs)
+    value = t.fn(*args, **kwargs)
+
+    def pullback(cotangent):
+        return t.call(wrt, False, args, kwargs, seed=cotangent)
+
+    return value, pullback

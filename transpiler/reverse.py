@@ -1,0 +1,280 @@
+"""Pass 4: reverse mode -- a primal sweep followed by an adjoint sweep.
+
+The primal sweep is the core function body itself (it is in SSA form, so every value the
+adjoint reads is still there: nothing has to be saved in straight-line code).  The
+adjoint sweep visits active, useful statements last-to-first and inlines the runtime's VJP
+rule for each active operand.  The first contribution to an adjoint assigns it, later ones
+add to it (``bx = bx + ...``, never in place, since arrays may alias).  ``if`` statements
+(from conditional expressions) replay the branch that ran.
+
+The next passes extend this one: loops push what the adjoint reads onto stacks, and calls
+to user functions become calls to the callee's own forward/adjoint pair.
+"""
+
+import ast
+import operator
+
+import numpy as np
+
+from . import templates
+from .analysis import walk_assigns
+
+__all__ = ["reverse", "COMMENT"]
+
+COMMENT = "\x00adjoin-comment "
+
+
+def comment(text):
+    return ast.Expr(ast.Constant(COMMENT + text))
+
+
+class Reverse:
+    def __init__(self, ctx, core, info, wrt, preserve_result, name, seed_name):
+        self.ctx, self.core, self.info = ctx, core, info
+        self.wrt, self.preserve, self.name, self.seed = wrt, preserve_result, name, seed_name
+        self.adjoints = {}
+        self.last_src = None
+
+    def adj(self, name):
+        if name not in self.adjoints:
+            self.adjoints[name] = self.ctx.namer.claim("b" + name)
+        return self.adjoints[name]
+
+    def load(self, name):
+        return ast.Name(name, ast.Load())
+
+    # --- contributions -----------------------------------------------------------------
+    def contribute(self, out, has, name, expr):
+        b = self.adj(name)
+        if name in has:
+            expr = ast.BinOp(self.load(b), ast.Add(), expr)
+        has.add(name)
+        out.append(ast.Assign([ast.Name(b, ast.Store())], expr))
+
+    def np_call(self, attr, *args):
+        return ast.Call(self.ctx.ref_attr(np, "np", attr), list(args), [])
+
+    # --- the sweep ---------------------------------------------------------------------
+    def run(self):
+        body = [s for s in self.core.body if not isinstance(s, ast.Return)]
+        ret = self.core.body[-1]
+        out_value = ret.value
+        info = self.info
+        is_tuple = isinstance(out_value, ast.Tuple)
+        outs = out_value.elts if is_tuple else [out_value]
+
+        stmts = list(body)
+        # the output as a variable (constants and tuples are returned as written)
+        seed_default = ast.Constant(None)
+        scalar_out = not is_tuple and (
+            (isinstance(out_value, ast.Name) and out_value.id in info.scalars)
+            or (isinstance(out_value, ast.Constant) and isinstance(out_value.value, (int, float))))
+        if scalar_out:
+            seed_default = ast.Constant(1.0)
+        else:
+            ones = [self.np_call("ones_like", o) for o in outs]
+            init = ast.Tuple(ones, ast.Load()) if is_tuple else ones[0]
+            seed = ast.IfExp(ast.Compare(self.load(self.seed), [ast.Is()], [ast.Constant(None)]),
+                             init, self.load(self.seed))
+            stmts.append(ast.Assign([ast.Name(self.seed, ast.Store())], seed))
+
+        adjoint = []
+        has = set()
+        for i, o in enumerate(outs):
+            if isinstance(o, ast.Name) and info.needs_adjoint(o.id):
+                g = ast.Subscript(self.load(self.seed), ast.Constant(i), ast.Load()) if is_tuple \
+                    else self.load(self.seed)
+                self.contribute(adjoint, has, o.id, g)
+        self.sweep(body, adjoint, has)
+        stmts.extend(adjoint)
+
+        grads = []
+        for w in self.wrt:
+            if w in has:
+                grads.append(self.load(self.adj(w)))
+            else:
+                grads.append(self.np_call("zeros_like", self.load(w)))
+        result = grads[0] if len(grads) == 1 else ast.Tuple(grads, ast.Load())
+        if self.preserve:
+            result = ast.Tuple([result, out_value], ast.Load())
+        stmts.append(ast.Return(result))
+
+        args = _copy_args(self.core.args)
+        seed_arg = ast.arg(self.seed)
+        if args.vararg is not None:
+            args.kwonlyargs.append(seed_arg)
+            args.kw_defaults.append(seed_default)
+        else:
+            args.args.append(seed_arg)
+            args.defaults.append(seed_default)
+            if args.kwonlyargs and not args.defaults[:-1] and len(args.defaults) != len(args.args):
+                pass
+        fn = ast.FunctionDef(self.name, args, stmts, [], None)
+        if "type_params" in ast.FunctionDef._fields:
+            fn.type_params = []
+        fn.lineno = self.core.lineno
+        fn.col_offset = 0
+        return ast.fix_missing_locations(fn)
+
+    def sweep(self, body, out, has):
+        """Adjoint statements for ``body`` (visited last to first), appended to ``out``."""
+        for s in reversed(body):
+            if isinstance(s, ast.If):
+                self.branch(s, out, has)
+            elif isinstance(s, ast.Assign):
+                self.statement(s, out, has)
+
+    def branch(self, s, out, has):
+        a, b = set(has), set(has)
+        body, orelse = [], []
+        self.sweep(s.body, body, a)
+        self.sweep(s.orelse, orelse, b)
+        if not body and not orelse:
+            return
+        local = {x.targets[0].id for x in walk_assigns(s.body + s.orelse)}
+        for src, dst, block in ((a, b, orelse), (b, a, body)):
+            for name in sorted(src - dst - local):
+                block.append(ast.Assign([ast.Name(self.adj(name), ast.Store())],
+                                        self.np_call("zeros_like", self.load(name))))
+        has |= (a | b) - local
+        self.last_src = None
+        out.append(ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()]))
+
+    def statement(self, s, out, has):
+        target = s.targets[0].id
+        if not self.info.needs_adjoint(target) or target not in has:
+            return
+        op = self.info.ops[id(s)]
+        g = self.load(self.adj(target))
+        block = []
+        if op.kind == "copy":
+            self.contribute(block, has, op.args[0].id, g)
+        elif op.kind == "unknown":
+            raise self.unknown(op, s)
+        elif op.kind == "prim":
+            self.primitive(op, s, g, block, has)
+        elif op.kind == "tuple":
+            raise self.ctx.error("a tuple of differentiable values is used in a way adjoin cannot "
+                                 "differentiate yet", s, "unpack the tuple into names first")
+        if block:
+            src = getattr(s, "_src", None)
+            if src is not None and src is not self.last_src:
+                out.append(comment("grad of: " + self.ctx.parsed.segment(src)))
+                self.last_src = src
+            out.extend(block)
+
+    def unknown(self, op, s):
+        node = op.node
+        if isinstance(node, ast.Call):
+            fn = op.fn
+            if fn is None:
+                meth = getattr(node, "_method", "?")
+                return self.ctx.error(f"the method `.{meth}()` has no derivative rule", node,
+                                      f"use the numpy function instead (np.{meth}(x, ...)) or add a rule "
+                                      "with runtime.rules.define(...) in runtime/rules/numpy_extra.py")
+            name = _qualname(fn)
+            import types
+            if isinstance(fn, types.FunctionType) and not fn.__module__.startswith(("numpy", "runtime")):
+                return self.ctx.error(
+                    f"calling the user function {name}() with a differentiable argument is not "
+                    "supported yet", node,
+                    f"inline {name}'s body here for now, or make it a primitive: "
+                    f"runtime.rules.define({name}, vjp=(...,)) with one VJP rule per argument")
+            return self.ctx.error(
+                f"{name} has no derivative rule", node,
+                f"add one in runtime/rules/numpy_extra.py: def {getattr(fn, '__name__', 'f')}_vjp(g, ans, x, ...): "
+                f"return ...; runtime.rules.define({name}, vjp=({getattr(fn, '__name__', 'f')}_vjp,))")
+        if isinstance(node, ast.Attribute):
+            return self.ctx.error(f"reading the attribute `.{node.attr}` of a differentiable value is "
+                                  "not supported", node, "use the numpy function for it instead")
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+            return self.ctx.error(f"the operator {_qualname(op.fn)} has no derivative rule", node,
+                                  "add one in runtime/rules/numpy_extra.py with runtime.rules.define(...)")
+        return self.ctx.error(f"this {type(node).__name__} expression cannot be differentiated", node,
+                              "compute it outside the differentiated function")
+
+    def primitive(self, op, s, g, block, has):
+        info = self.info
+        rule = op.rule
+        ans = s.targets[0]
+        for key, v in op.kwargs.items():
+            if any(n in info.active for n in _names(v)):
+                raise self.ctx.error(f"the differentiable value `{ast.unparse(v)}` is passed as keyword "
+                                     f"`{key}=`", op.node, "pass differentiable values positionally")
+        index_params = ()
+        args = list(op.args)
+        if op.fn is operator.getitem:
+            params = list(templates.template(rule.vjp(0)).signature.parameters)
+            index_params = tuple(params[3:4])
+        for i, a in enumerate(args):
+            names = [n for n in _names(a) if n in info.active]
+            if not names or rule.vjp(i) is None:
+                continue
+            if op.fn is operator.getitem and i > 0:
+                continue
+            drop = self.same_shape(rule, args, i)
+            pre, expr = templates.instantiate(rule.vjp(i), self.ctx, g, self.load(ans.id), args,
+                                              op.kwargs, drop_unbroadcast=drop, index_params=index_params)
+            if isinstance(expr, ast.Constant) and expr.value is None:
+                continue  # the rule says: no gradient flows here
+            block.extend(pre)
+            if isinstance(a, ast.Name):
+                self.contribute(block, has, a.id, expr)
+            elif isinstance(a, (ast.Tuple, ast.List)):
+                tmp = self.ctx.namer.temp("r")
+                block.append(ast.Assign([ast.Name(tmp, ast.Store())], expr))
+                for j, e in enumerate(a.elts):
+                    if isinstance(e, ast.Name) and e.id in info.active:
+                        self.contribute(block, has, e.id,
+                                        ast.Subscript(self.load(tmp), ast.Constant(j), ast.Load()))
+            else:
+                raise self.ctx.error("cannot differentiate through this argument", a,
+                                     "assign it to a name first")
+
+    def same_shape(self, rule, args, i):
+        """True when the result of an elementwise op provably has the shape of args[i]."""
+        if not isinstance(rule.fn, np.ufunc):
+            return False
+        me = args[i]
+        for j, other in enumerate(args):
+            if j == i:
+                continue
+            if isinstance(other, ast.Constant) and isinstance(other.value, (int, float)) \
+                    and not isinstance(other.value, bool):
+                continue
+            if isinstance(other, ast.Name) and (other.id in self.info.scalars
+                                                or (isinstance(me, ast.Name) and other.id == me.id)):
+                continue
+            return False
+        return True
+
+
+def _names(node):
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for e in node.elts for n in _names(e)]
+    return []
+
+
+def _qualname(fn):
+    from runtime.rules.registry import _name_of
+    try:
+        name = _name_of(fn)
+    except Exception:
+        name = repr(fn)
+    mod = getattr(fn, "__module__", None)
+    if mod and not name.startswith(("np.", "math.", "operator.", "builtins.")) and mod != "builtins" \
+            and "." not in name:
+        name = f"{mod}.{name}" if mod != "__main__" else name
+    return name
+
+
+def _copy_args(args):
+    import copy
+    return copy.deepcopy(args)
+
+
+def reverse(ctx, core, info, wrt, preserve_result, name, seed_name):
+    """The gradient FunctionDef ``name(params..., seed_name=...)`` for core function ``core``."""
+    return Reverse(ctx, core, info, wrt, preserve_result, name, seed_name).run()

@@ -1,0 +1,203 @@
+"""Derivative rules as templates: parse a rule function once, instantiate it with names.
+
+A rule such as ``def multiply_vjp_x(g, ans, x, y): return unbroadcast(g * y, x)`` becomes,
+for ``t = a * b``, the expression ``unbroadcast(bt * b, a)``.  Parameters are replaced by
+the call's atoms (keywords and defaults bound as Python would bind them), local
+temporaries get fresh names, and the rule's own global names (``np``, ``unbroadcast``)
+are re-pointed at the same objects from the generated code.  A rule whose body has
+control flow (matmul's ``np.ndim`` checks) is not inlined: the generated code calls the
+rule function by name instead.
+"""
+
+import ast
+import builtins
+import copy
+import inspect
+import textwrap
+
+from runtime.rules import support
+
+__all__ = ["Template", "template", "instantiate"]
+
+_CACHE = {}
+
+
+class Template:
+    """A parsed rule: its signature and statements."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.signature = inspect.signature(fn)
+        node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]
+        self.body = body
+
+
+def template(fn):
+    t = _CACHE.get(fn)
+    if t is None:
+        t = _CACHE[fn] = Template(fn)
+    return t
+
+
+def literal(value):
+    """An AST for a default value, or None when it is not a plain literal."""
+    try:
+        node = ast.parse(repr(value), mode="eval").body
+        if ast.literal_eval(node) == value or value is None:
+            return node
+    except Exception:
+        pass
+    return None
+
+
+class _Subst(ast.NodeTransformer):
+    def __init__(self, env, fn, ctx, drop_unbroadcast):
+        self.env, self.fn, self.ctx, self.drop = env, fn, ctx, drop_unbroadcast
+
+    def visit_Name(self, node):
+        if node.id in self.env:
+            return copy.deepcopy(self.env[node.id])
+        value = self.fn.__globals__.get(node.id, getattr(builtins, node.id, None))
+        if value is None:
+            return node
+        return ast.copy_location(self.ctx.ref(value, node.id), node)
+
+    def visit_Subscript(self, node):
+        # an index parameter substituted into subscript position keeps its slice syntax
+        raw = getattr(self.env, "raw", {})
+        if isinstance(node.slice, ast.Name) and node.slice.id in raw:
+            value = self.visit(node.value)
+            return ast.Subscript(value, copy.deepcopy(raw[node.slice.id]), ast.Load())
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        if self.drop and isinstance(node.func, ast.Name) and \
+                self.ctx.injected.get(node.func.id, self.ctx.parsed.scope.lookup(node.func.id)) \
+                is support.unbroadcast and len(node.args) == 2:
+            return node.args[0]
+        return node
+
+
+def as_value(index):
+    """An index expression (``:, 0``) as an ordinary value (``(slice(None), 0)``)."""
+    if isinstance(index, ast.Slice):
+        none = ast.Constant(None)
+        parts = [index.lower or none, index.upper or none] + ([index.step] if index.step else [])
+        if len(parts) == 2 and index.lower is None and index.upper is None:
+            parts = [none]
+        return ast.Call(ast.Name("slice", ast.Load()), parts, [])
+    if isinstance(index, ast.Tuple):
+        return ast.Tuple([as_value(e) for e in index.elts], ast.Load())
+    return index
+
+
+class _Dynamic(Exception):
+    """The rule's control flow depends on run-time values: call it instead of inlining."""
+
+
+def _static_value(node):
+    """Evaluate ``node`` at transform time if it is made of constants only."""
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)):
+            raise _Dynamic
+    try:
+        return eval(compile(ast.Expression(node), "<rule>", "eval"), {"__builtins__": {}})
+    except Exception:
+        raise _Dynamic from None
+
+
+def instantiate(fn, ctx, g, ans, args, kwargs, drop_unbroadcast=False, index_params=()):
+    """Inline rule ``fn`` for one call site.
+
+    Returns ``(statements, expression)``: statements computing the rule's temporaries and
+    the expression it returns (``None`` when the rule returns None: no gradient).
+    ``if`` statements whose condition is known at transform time (``where is not None``
+    with ``where=None``) are resolved; any other control flow makes the generated code
+    call the rule function by name.  ``index_params`` names parameters bound to index
+    syntax (``x[:, 0]``), which keep that syntax when the rule subscripts with them.
+    """
+    t = template(fn)
+    placeholders = [object() for _ in args]
+    kw_placeholders = {k: object() for k in kwargs}
+    try:
+        bound = t.signature.bind("g", "ans", *placeholders, **kw_placeholders)
+    except TypeError:
+        return [], call_rule(fn, ctx, g, ans, args, kwargs)
+    exprs = {id(p): a for p, a in zip(placeholders, args)}
+    exprs.update({id(kw_placeholders[k]): v for k, v in kwargs.items()})
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in t.signature.parameters.values()):
+        return [], call_rule(fn, ctx, g, ans, args, kwargs)
+    bound.apply_defaults()
+    env = _Env()
+    env.raw = {}
+    for i, (name, value) in enumerate(bound.arguments.items()):
+        if i == 0:
+            env[name] = g
+        elif i == 1:
+            env[name] = ans
+        elif id(value) in exprs:
+            env[name] = exprs[id(value)]
+            if name in index_params:
+                env.raw[name] = env[name]
+                env[name] = as_value(env[name])
+        else:
+            lit = literal(value)
+            if lit is None:
+                return [], call_rule(fn, ctx, g, ans, args, kwargs)
+            env[name] = lit
+    stmts = []
+    try:
+        result = _run(t.body, env, stmts, fn, ctx, drop_unbroadcast)
+    except _Dynamic:
+        return [], call_rule(fn, ctx, g, ans, args, kwargs)
+    if result is None:  # fell off the end: let the rule itself run
+        return [], call_rule(fn, ctx, g, ans, args, kwargs)
+    return stmts, result
+
+
+def _run(body, env, stmts, fn, ctx, drop):
+    """Symbolically execute rule statements; returns the returned expression or None."""
+    subst = lambda node: _Subst(env, fn, ctx, drop).visit(copy.deepcopy(node))  # noqa: E731
+    for s in body:
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
+            continue
+        if isinstance(s, ast.Return):
+            return subst(s.value) if s.value is not None else ast.Constant(None)
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+            value = subst(s.value)
+            name = s.targets[0].id
+            env.raw.pop(name, None)
+            if isinstance(value, (ast.Name, ast.Constant)):
+                env[name] = value
+            else:
+                local = ctx.namer.temp("r")
+                stmts.append(ast.Assign([ast.Name(local, ast.Store())], value))
+                env[name] = ast.Name(local, ast.Load())
+            continue
+        if isinstance(s, ast.If):
+            branch = s.body if _static_value(subst(s.test)) else s.orelse
+            result = _run(branch, env, stmts, fn, ctx, drop)
+            if result is not None:
+                return result
+            continue
+        raise _Dynamic
+    return None
+
+
+class _Env(dict):
+    """Parameter bindings; index parameters remember their slice syntax for subscripts."""
+
+
+def call_rule(fn, ctx, g, ans, args, kwargs, index_params=()):
+    """``rule(g, ans, *args, **kwargs)``: the fallback for rules with control flow."""
+    fixed = [as_value(a) if isinstance(a, (ast.Slice, ast.Tuple)) and _has_slice(a) else a for a in args]
+    return ast.Call(ctx.ref(fn, fn.__name__), [g, ans] + fixed,
+                    [ast.keyword(k, v) for k, v in kwargs.items()])
+
+
+def _has_slice(node):
+    return any(isinstance(n, ast.Slice) for n in ast.walk(node))
