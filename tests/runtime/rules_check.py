@@ -46,6 +46,10 @@ def values(rng, shape, lo=-2.0, hi=2.0, signed=False):
     return np.asarray(x, dtype=np.float64)
 
 
+def _shapes(args):
+    return [getattr(a, "shape", type(a).__name__) for a in args]
+
+
 # --- first order ----------------------------------------------------------------------------
 
 def _partial(fn, args, argnum, kwargs):
@@ -68,7 +72,7 @@ def check_vjp(fn, args, argnum=0, kwargs=None, rng=None, rtol=1e-5, atol=1e-6):
     g = rng.standard_normal(np.shape(ans))
     got = vjp(g, ans, *args, **kwargs)
     want = numeric_vjp(_partial(fn, args, argnum, kwargs), [args[argnum]], 0, g)
-    assert_close(got, want, rtol, atol, what=f"{rule.name} vjp[{argnum}] shapes={[np.shape(a) for a in args]} kwargs={kwargs}")
+    assert_close(got, want, rtol, atol, what=f"{rule.name} vjp[{argnum}] shapes={_shapes(args)} kwargs={kwargs}")
     return got
 
 
@@ -82,7 +86,7 @@ def check_jvp(fn, args, argnum=0, kwargs=None, rng=None, rtol=1e-5, atol=1e-6):
     t = rng.standard_normal(np.shape(args[argnum]))
     got = jvp(t, ans, *args, **kwargs)
     want = numeric_jvp(_partial(fn, args, argnum, kwargs), [args[argnum]], [t])
-    assert_close(got, want, rtol, atol, what=f"{rule.name} jvp[{argnum}] shapes={[np.shape(a) for a in args]} kwargs={kwargs}")
+    assert_close(got, want, rtol, atol, what=f"{rule.name} jvp[{argnum}] shapes={_shapes(args)} kwargs={kwargs}")
     return got
 
 
@@ -144,7 +148,7 @@ def check_hvp(fn, args, argnum=0, kwargs=None, rng=None, rtol=1e-4, atol=1e-5, e
     got = tape_hvp(fn, args, argnum, w, v, kwargs)
     if got is None:  # gradient independent of x: the second derivative is identically zero
         got = np.zeros_like(x)
-    assert_close(got, want, rtol, atol, what=f"{name} hvp[{argnum}] shapes={[np.shape(a) for a in args]} kwargs={kwargs}")
+    assert_close(got, want, rtol, atol, what=f"{name} hvp[{argnum}] shapes={_shapes(args)} kwargs={kwargs}")
 
 
 def check_hvp_by_fd(fn, args, argnum=0, rng=None, rtol=1e-3, atol=1e-4, eps=1e-4):

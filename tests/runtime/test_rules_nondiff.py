@@ -1,0 +1,66 @@
+"""Non-differentiable primitives (runtime/rules/nondiff.py): TF gives None through them."""
+
+import builtins
+import math
+import operator
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime.rules import lookup
+
+NONDIFF = [
+    np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
+    operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge,
+    np.floor, np.ceil, np.round, np.around, np.rint, np.trunc, np.fix, builtins.round,
+    math.floor, math.ceil, math.trunc, np.floor_divide, operator.floordiv,
+    np.argmax, np.argmin, np.argsort, np.logical_and, np.logical_or, np.logical_not,
+    np.logical_xor, np.isnan, np.isinf, np.isfinite, np.zeros_like, np.ones_like, np.heaviside,
+]
+
+
+@pytest.mark.parametrize("fn", NONDIFF, ids=[f"{getattr(f, '__module__', '')}.{f.__name__}" for f in NONDIFF])
+def test_registered_as_nondifferentiable(fn):
+    rule = lookup(fn)
+    assert rule is not None and not rule.differentiable
+    assert rule.vjp(0) is None and rule.jvp(0) is None
+
+
+def test_mod_is_differentiable_like_tf_floormod():
+    assert lookup(np.mod).differentiable and lookup(operator.mod).differentiable
+
+
+# Each op's result feeds a differentiable op; the gradient through the non-differentiable
+# path is None, as in TF.  (The "+ 0 * x" variants check the connected path still works.)
+OPS = [
+    lambda x: np.floor(x),
+    lambda x: np.ceil(x),
+    lambda x: np.round(x),
+    lambda x: np.rint(x),
+    lambda x: x // 2.0,
+    lambda x: np.floor_divide(x, 2.0),
+    lambda x: np.where(x > 0, 1.0, 0.0),
+    lambda x: np.zeros_like(x),
+    lambda x: np.ones_like(x),
+]
+
+
+@pytest.mark.parametrize("k", range(len(OPS)))
+def test_gradient_is_none_through(k):
+    x = tf.constant(np.array([0.5, -1.5, 2.25]))
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = np.sum(OPS[k](x) * 3.0)
+        z = np.sum(OPS[k](x) * 3.0 + x * x)
+    assert t.gradient(y, x) is None
+    np.testing.assert_allclose(t.gradient(z, x).numpy(), 2 * np.array([0.5, -1.5, 2.25]))
+
+
+def test_argmax_indexing_routes_gradient_to_the_selected_element():
+    x = tf.constant(np.array([0.5, 3.0, 2.0]))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        i = np.argmax(x)
+        y = x[int(i.numpy()) if hasattr(i, "numpy") else int(i)] * 2.0
+    np.testing.assert_allclose(t.gradient(y, x).numpy(), [0.0, 2.0, 0.0])
