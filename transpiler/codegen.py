@@ -123,10 +123,23 @@ def _import_line(name, obj):
 
 
 def module_source(fn_node, source, ctx, note=None):
-    """What ``f.source`` shows: imports for the names adjoin adds, then the function."""
+    """What ``f.source`` shows: a module -- imports for every outside name, then the function."""
     head = [f"# {line}" for line in (note or [])]
-    for name in sorted(ctx.injected):
-        head.append(_import_line(name, ctx.injected[name]))
+    plain, grouped = [], {}
+    scope = ctx.parsed.scope
+    for name in free_names(fn_node):
+        obj = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
+        if getattr(builtins, name, None) is obj or name in scope.closure:
+            continue
+        mod = getattr(obj, "__module__", None)
+        qual = getattr(obj, "__name__", None)
+        if not isinstance(obj, types.ModuleType) and mod and qual == name and mod != "__main__" \
+                and not mod.startswith("numpy"):
+            grouped.setdefault(mod, []).append(name)
+        elif isinstance(obj, types.ModuleType) or callable(obj):
+            plain.append(_import_line(name, obj))
+    lines = sorted(set(plain)) + [f"from {m} import {', '.join(sorted(n))}" for m, n in sorted(grouped.items())]
+    head.extend(lines)
     return ("\n".join(head) + "\n\n\n" if head else "") + source
 
 

@@ -22,6 +22,9 @@ class TranspileError(SyntaxError):
             text = linecache.getline(filename, lineno) or None
         self.reason = message
         self.hint = hint
+        if hint:
+            hint = hint[:1].upper() + hint[1:]
+            hint = hint if hint.endswith((".", ")")) else hint + "."
         full = message if not hint else f"{message}. {hint}"
         super().__init__(full, (filename or "<unknown>", lineno or 0, (col or 0) + 1, text))
 

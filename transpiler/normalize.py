@@ -73,7 +73,25 @@ _UNSUPPORTED_EXPR = {
     ast.Starred: ("star-arguments are not supported", "pass the arguments one by one"),
 }
 
-_OPAQUE = (ast.JoinedStr, ast.Dict, ast.Set)   # evaluated as-is; never differentiable
+_OPAQUE = (ast.JoinedStr, ast.Dict, ast.Set)
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+        ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+        ast.LShift: "<<", ast.RShift: ">>"}
+_VIEWS = {np.reshape, np.transpose, np.ravel, np.squeeze, np.expand_dims, np.swapaxes, np.moveaxis,
+          np.broadcast_to, np.flip, np.asarray, np.diagonal, np.atleast_1d, np.atleast_2d}
+
+
+def _view_base(value):
+    """The local name whose array ``value`` may share (a copy, slice or view), else None."""
+    if isinstance(value, ast.Name) and not getattr(value, "_static", False):
+        return value.id
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        return value.value.id
+    if isinstance(value, ast.Call) and getattr(value, "_prim", None) in _VIEWS and value.args \
+            and isinstance(value.args[0], ast.Name):
+        return value.args[0].id
+    return None   # evaluated as-is; never differentiable
 
 
 def is_atom(node):
@@ -91,6 +109,7 @@ class Normalizer:
         self.src = None          # user statement being normalized
         self.first_stored = set()
         self.kinds = {}          # SSA name -> ast.Tuple or ast.List (tuple-literal variables)
+        self.shared = set()      # SSA names whose array another name may share (copies, views)
 
     # --- helpers ---------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -103,6 +122,9 @@ class Normalizer:
         return stmt
 
     def assign(self, name, value, loc=None):
+        base = _view_base(value)
+        if base is not None:
+            self.shared.update((name, base))
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
     def temp(self, value, loc):
@@ -191,6 +213,13 @@ class Normalizer:
             if not isinstance(s.target, ast.Name):
                 raise self.error("augmented assignment to an element or attribute mutates an array", s,
                                  "build a new array instead (e.g. x = x + ..., np.where, np.concatenate)")
+            current = self.version.get(s.target.id)
+            if current in self.shared:
+                raise self.error(f"`{s.target.id} {_OPS.get(type(s.op), '?')}= ...` would change in place an "
+                                 f"array that another name also refers to (a copy, view or slice), and "
+                                 "adjoin treats it as a new value", s,
+                                 f"write `{s.target.id} = {s.target.id} {_OPS.get(type(s.op), '?')} ...` "
+                                 "(or take a .copy() first) so both meanings agree")
             load = ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target)
             self.bind(s.target, ast.copy_location(ast.BinOp(load, s.op, s.value), s))
             return

@@ -172,9 +172,10 @@ class Reverse:
                 return self.ctx.error(f"the method `.{meth}()` has no derivative rule", node,
                                       f"use the numpy function instead (np.{meth}(x, ...)) or add a rule "
                                       "with runtime.rules.define(...) in runtime/rules/numpy_extra.py")
-            name = _qualname(fn)
             import types
-            if isinstance(fn, types.FunctionType) and not fn.__module__.startswith(("numpy", "runtime")):
+            user = isinstance(fn, types.FunctionType) and not fn.__module__.startswith(("numpy", "runtime"))
+            name = fn.__qualname__ if user else _qualname(fn)
+            if user:
                 return self.ctx.error(
                     f"calling the user function {name}() with a differentiable argument is not "
                     "supported yet", node,

@@ -14,6 +14,7 @@ import builtins
 import copy
 import inspect
 import textwrap
+import warnings
 
 from runtime.rules import support
 
@@ -105,7 +106,10 @@ def _static_value(node):
         if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)):
             raise _Dynamic
     try:
-        return eval(compile(ast.Expression(node), "<rule>", "eval"), {"__builtins__": {}})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = compile(ast.fix_missing_locations(ast.Expression(node)), "<rule>", "eval")
+        return eval(code, {"__builtins__": {}})
     except Exception:
         raise _Dynamic from None
 

@@ -1,0 +1,133 @@
+"""Unsupported constructs and bad arguments give TranspileError/TypeError pointing at the source."""
+
+import math
+import traceback
+
+import numpy as np
+import pytest
+
+from transpiler import TranspileError, differentiate, grad
+
+
+def helper(x):
+    return x * 2
+
+
+def has_if(x):
+    if x > 0:
+        return x
+    return -x
+
+
+def has_for(x):
+    for i in range(3):
+        x = x * 2
+    return x
+
+
+def calls_user(x):
+    return helper(x) * 3
+
+
+def no_rule(x):
+    return np.linalg.norm(x) * 2
+
+
+def alias_mutation(x):
+    y = x
+    y += 1.0
+    return y * x
+
+
+def subscript_store(x):
+    x[0] = 1.0
+    return x
+
+
+def no_return(x):
+    y = x * 2
+
+
+def lambda_inside(x):
+    f = lambda t: t * 2  # noqa: E731
+    return f(x)
+
+
+def comprehension(x):
+    return sum([x * i for i in range(3)])
+
+
+def method_no_rule(x):
+    return x.cumprod()
+
+
+def one_arg(x):
+    return x * 2.0
+
+
+@pytest.mark.parametrize("fn,words", [
+    (has_if, "`if` statements"),
+    (has_for, "`for` loops"),
+    (calls_user, "user function"),
+    (no_rule, "np.linalg.norm"),
+    (alias_mutation, "in place"),
+    (subscript_store, "mutates an array"),
+    (no_return, "no return statement"),
+    (lambda_inside, "lambdas"),
+    (comprehension, "comprehensions"),
+    (method_no_rule, ".cumprod()"),
+])
+def test_unsupported(fn, words):
+    with pytest.raises(TranspileError) as info:
+        differentiate(fn)
+    err = info.value
+    text = str(err)
+    assert words in text, text
+    assert err.filename.endswith("test_errors.py")
+    assert err.lineno >= fn.__code__.co_firstlineno           # points into the function
+    assert "^" in text and err.text                              # the source line with a caret
+    assert err.hint                                              # a sentence on what to do
+    # Python's own printer shows the user's line, not transpiler internals
+    shown = "".join(traceback.format_exception_only(type(err), err))
+    assert "transpiler/normalize" not in shown and "transpiler/api" not in shown and err.text.strip() in shown
+
+
+def test_no_rule_message_says_how_to_add_one():
+    with pytest.raises(TranspileError) as info:
+        differentiate(no_rule)
+    assert "runtime.rules.define" in str(info.value)
+
+
+def test_int_argument_is_a_clear_error():
+    f = differentiate(one_arg)
+    with pytest.raises(TypeError, match="integer 3"):
+        f.grad(3)
+    with pytest.raises(TypeError, match="dtype int"):
+        f.grad(np.arange(3))
+    with pytest.raises(TypeError, match="str"):
+        f.grad("a")
+    assert f.grad(3.0) == 2.0
+
+
+def test_bad_wrt():
+    with pytest.raises(ValueError, match="no parameter named 'z'"):
+        differentiate(one_arg, wrt="z")
+    with pytest.raises(ValueError, match="1 positional"):
+        grad(one_arg, wrt=3)
+
+
+def test_inactive_call_to_user_function_is_fine():
+    def f(x):
+        k = helper(2.0)          # does not depend on x: a constant
+        print_me = str(k)        # noqa: F841
+        return x * k
+
+    assert differentiate(f).grad(1.5) == 4.0
+
+
+def test_integer_math_is_not_differentiated():
+    def f(x):
+        n = math.floor(x)
+        return x * n
+
+    assert differentiate(f).grad(2.5) == 2.0
