@@ -11,7 +11,7 @@ from . import backend
 
 
 def _t(x):
-    return backend.autocast_input(x)
+    return backend.as_tensor(x)
 
 
 def linear(x):

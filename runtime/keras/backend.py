@@ -192,16 +192,27 @@ def cast(x, dtype):
     return constant(np.asarray(x, dtype=dtype))
 
 
-def autocast_input(x):
-    """Layer input conversion: numpy/Python data to tensors, floating inputs to float32."""
+def autocast_input(x, dtype=_FLOATX):
+    """Layer input conversion: numpy/Python data to tensors, floating inputs to the layer's dtype."""
+    want = np.dtype(dtype)
     if isinstance(x, _TensorBase):
-        return _cast(x, np.float32) if x._value.dtype.kind == "f" and x._value.dtype != np.float32 else x
+        return _cast(x, want) if x._value.dtype.kind == "f" and x._value.dtype != want else x
     if isinstance(x, (list, tuple)) and x and isinstance(x[0], (_TensorBase, np.ndarray)) and \
             not all(np.ndim(e) == 0 for e in x):
-        return type(x)(autocast_input(e) for e in x)
+        return type(x)(autocast_input(e, dtype) for e in x)
     if x is None:
         return None
-    return convert(x)
+    arr = np.asarray(x)
+    return constant(arr.astype(want) if arr.dtype.kind == "f" else arr)
+
+
+def as_tensor(x):
+    """A tensor for ``x`` keeping numpy dtypes (Python data gets TF's defaults, float32)."""
+    if isinstance(x, _TensorBase):
+        return x
+    if isinstance(x, (np.ndarray, np.generic)):
+        return constant(x)
+    return constant(x)
 
 
 def to_numpy(x):

@@ -274,9 +274,9 @@ class Layer:
             return self._symbolic_call(*args, **kwargs)
         args = list(args)
         if args:
-            args[0] = backend.autocast_input(args[0])
+            args[0] = backend.autocast_input(args[0], self._dtype)
         elif "inputs" in kwargs:
-            kwargs["inputs"] = backend.autocast_input(kwargs["inputs"])
+            kwargs["inputs"] = backend.autocast_input(kwargs["inputs"], self._dtype)
         first = args[0] if args else kwargs.get("inputs")
 
         training = kwargs.get("training")
