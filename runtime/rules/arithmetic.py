@@ -147,11 +147,12 @@ def matmul_vjp_a(g, ans, a, b):
 
 
 def matmul_vjp_b(g, ans, a, b):
+    if np.ndim(b) == 1:
+        g = np.expand_dims(g, -1)
     if np.ndim(a) == 1:
         g = np.expand_dims(g, -2)
         a = np.expand_dims(a, 0)
     if np.ndim(b) == 1:
-        g = np.expand_dims(g, -1)
         return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g)[..., 0], b)
     return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
 
