@@ -49,6 +49,8 @@ def _shape_of(x):
 
 # --- Layer -----------------------------------------------------------------------------
 
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+
 class Layer:
     """Base class: override ``build(input_shape)`` (create weights with ``add_weight``) and ``call``.
 
@@ -120,34 +122,43 @@ class Layer:
 
     # --- tracking ----------------------------------------------------------------------
     def _sublayers(self):
-        """Directly tracked child layers, in attribute-assignment order."""
-        out, seen = [], set()
+        """Directly tracked child layers, in attribute-assignment order (cached until an
+        attribute holding a layer, variable or container changes, or a tracked container grows)."""
+        cache = self.__dict__.get("_keras_cache")
+        if cache is not None and all(len(c) == n for c, n in cache[2]):
+            return list(cache[0])
+        layers, variables, containers = [], [], []
+        seen = set()
 
         def visit(v, depth=0):
             if isinstance(v, Layer):
                 if id(v) not in seen and v is not self:
                     seen.add(id(v))
-                    out.append(v)
-            elif isinstance(v, (list, tuple)) and depth < 3:
-                for e in v:
-                    visit(e, depth + 1)
-            elif isinstance(v, dict) and depth < 3:
-                for e in v.values():
+                    layers.append(v)
+            elif isinstance(v, Variable):
+                if depth == 0 and id(v) not in seen:
+                    seen.add(id(v))
+                    variables.append(v)
+            elif isinstance(v, (list, tuple, dict)) and depth < 3:
+                containers.append((v, len(v)))
+                for e in (v.values() if isinstance(v, dict) else v):
                     visit(e, depth + 1)
 
         for k, v in self.__dict__.items():
-            if not k.startswith("_keras_") and k not in ("optimizer", "_compiled"):
-                visit(v)
-        return out
+            if type(v) in _SCALARS or k.startswith("_keras_") or k in ("optimizer", "_own_variables"):
+                continue
+            visit(v)
+        self.__dict__["_keras_cache"] = (layers, variables, containers)
+        return list(layers)
 
     def _attribute_variables(self):
-        out = list(self._own_variables)
-        seen = {id(v) for v in out}
-        for k, v in self.__dict__.items():
-            if isinstance(v, Variable) and id(v) not in seen:
-                seen.add(id(v))
-                out.append(v)
-        return out
+        """Weights made by add_weight, then Variables assigned as attributes."""
+        Layer._sublayers(self)
+        extra = self.__dict__["_keras_cache"][1]
+        if not extra:
+            return self._own_variables
+        own = {id(v) for v in self._own_variables}
+        return self._own_variables + [v for v in extra if id(v) not in own]
 
     @property
     def layers(self):
@@ -329,9 +340,16 @@ class Layer:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
     def __setattr__(self, name, value):
-        if "_own_variables" not in self.__dict__ and not name.startswith("_"):
+        d = self.__dict__
+        if "_own_variables" not in d and not name.startswith("_"):
             Layer.__init__(self)
+        if type(value) not in _SCALARS:
+            d.pop("_keras_cache", None)
         object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self.__dict__.pop("_keras_cache", None)
+        object.__delattr__(self, name)
 
 
 # --- Input -----------------------------------------------------------------------------

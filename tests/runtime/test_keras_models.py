@@ -215,3 +215,33 @@ def test_model_set_get_weights_and_trainable_flag():
     assert float(model(np.ones((1, 8)))[0, 0]) == pytest.approx(30 * 9 + 1)
     model.d_1.trainable = False
     assert len(model.trainable_variables) == 2 and len(model.non_trainable_variables) == 2
+
+
+def test_tracking_sees_layers_appended_later_and_tape_options():
+    class Stack(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.blocks = []
+
+        def call(self, x):
+            for b in self.blocks:
+                x = b(x)
+            return x
+
+    m = Stack()
+    m.blocks.append(layers.Dense(2))
+    m(np.ones((1, 3)))
+    assert len(m.variables) == 2
+    m.blocks.append(layers.Dense(1))
+    m(np.ones((1, 3)))
+    assert len(m.variables) == 4
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        out = np.sum(m(np.ones((1, 3))))
+    assert tape.gradient(out, m.variables) == [None] * 4
+
+
+def test_import_runtime_does_not_load_keras():
+    import subprocess
+    import sys
+    code = "import sys, runtime; print('runtime.keras' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
