@@ -1,11 +1,45 @@
-"""adjoin's runtime: a TensorFlow-2-compatible eager tape.  ``import runtime as tf``."""
+"""adjoin's runtime: a TensorFlow-2-compatible eager tape.  ``import runtime as tf``.
 
-from . import errors, nest
+``tf.keras`` is imported on first use (module ``__getattr__``), so ``import runtime`` stays fast.
+"""
+
+from . import errors, nest  # noqa: F401
 from .tensor import (  # noqa: F401
-    DType, TensorShape, Tensor, Variable, as_dtype, constant, convert_to_tensor,
+    DType, TensorShape, Tensor, Variable, as_dtype, constant,
     float16, float32, float64, half, double, int8, int16, int32, int64, uint8,
     complex64, complex128, bool, string,
 )
-from .tape import GradientTape, UnconnectedGradients, stop_gradient  # noqa: F401
+from .tape import GradientTape, UnconnectedGradients  # noqa: F401
+from .math_ops import (  # noqa: F401
+    convert_to_tensor, is_tensor, cast, saturate_cast, identity, stop_gradient,
+    zeros, ones, zeros_like, ones_like, fill, eye, range, linspace,
+    shape, size, rank, reshape, transpose, expand_dims, squeeze, concat, stack, unstack, split,
+    tile, broadcast_to, pad, reverse, gather, gather_nd, boolean_mask, where, one_hot,
+    reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_logsumexp, reduce_any,
+    reduce_all, argmax, argmin, cumsum,
+    matmul, tensordot, einsum, add, add_n, subtract, multiply, divide, truediv, floordiv, pow,
+    square, sqrt, exp, log, abs, negative, maximum, minimum, sign, round, floor, ceil, sin, cos,
+    tan, tanh, sigmoid, equal, not_equal, less, less_equal, greater, greater_equal,
+    logical_and, logical_or, logical_not,
+    clip_by_value, clip_by_norm, clip_by_global_norm, norm,
+)
+from .indexed_slices import IndexedSlices  # noqa: F401
+from .custom_gradient import custom_gradient, recompute_grad  # noqa: F401
+from .module import Module, name_scope  # noqa: F401
+from .printing import print_ as print  # noqa: F401,A001
+from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
+from . import math, nn, linalg, random, autodiff  # noqa: F401
 
 newaxis = None
+
+_LAZY = {"keras": "runtime.keras"}
+
+
+def __getattr__(name):
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module 'runtime' has no attribute {name!r}")
+    import importlib
+    module = importlib.import_module(target)
+    globals()[name] = module
+    return module

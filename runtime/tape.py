@@ -16,6 +16,9 @@ import logging
 import numpy as np
 
 from . import nest
+from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
+from .rules import gather as _gather_rules
+from .rules.registry import RULES as _RULES
 from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant, TensorShape
 
 __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient"]
@@ -210,7 +213,7 @@ class GradientTape:
                 else:
                     results.append(None)
                     continue
-            results.append(_as_gradient(g, s))
+            results.append(_public_slices(g) if type(g) is IndexedSlices else _as_gradient(g, s))
         return nest.pack_sequence_as(sources, results)
 
     def _backward(self, targets, seeds, sources):
@@ -239,8 +242,12 @@ class GradientTape:
             g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
             if g is None:
                 continue
+            if type(g) is IndexedSlices:
+                g = _to_dense(g)
             call_args = args if higher else vals
             ans = out if higher else out._value
+            if rule is _GATHER_RULE and _sparse_gather(grads, g, args, vals, kwargs, source_ids):
+                continue
             for i, a in enumerate(args):
                 ta = type(a)
                 if ta is list or ta is tuple:
@@ -252,6 +259,156 @@ class GradientTape:
                 if vjp is None:
                     continue
                 contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                if ta is list or ta is tuple:
+                    for item, c in zip(_flat_items(a), _flat_items(contrib)):
+                        if c is not None and _is_tensor(item) and id(item) in relevant:
+                            _accumulate(grads, id(item), c)
+                else:
+                    _accumulate(grads, id(a), contrib)
+        return grads
+
+    # --- jacobians ------------------------------------------------------------------------
+    def _begin_call(self):
+        """What gradient/jacobian share: the one-use check and in-context recording rules."""
+        if self._used and not self._persistent:
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute one set of gradients "
+                "(or jacobians)"
+            )
+        if self._recording:
+            if self._persistent:
+                _log.warning(
+                    "Calling GradientTape.jacobian on a persistent tape inside its context is "
+                    "significantly less efficient than calling it outside the context (it causes "
+                    "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                    "memory usage). Only call GradientTape.jacobian inside the context if you "
+                    "actually want to trace the gradient in order to compute higher order derivatives."
+                )
+            else:
+                self._pop()
+        if not self._persistent:
+            self._used = True
+
+    def _end_call(self):
+        if not self._persistent:
+            self.reset()
+            self._used = True
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target[i...] / d source[j...] for every pair: shape ``target.shape + source.shape``.
+
+        One backward sweep with a batch of one-hot cotangents (see ``runtime.batching``).
+        """
+        mode = _unconnected_mode(unconnected_gradients)
+        target = _flat_tensors(target, "target")
+        if len(target) != 1:
+            raise TypeError("GradientTape.jacobian: target must be a single tensor")
+        target = target[0]
+        flat_sources = _flat_tensors(sources, "sources")
+        self._begin_call()
+        tshape = tuple(np.shape(target._value))
+        n = int(np.prod(tshape, dtype=np.int64))
+        dt = target._value.dtype
+        seeds = np.eye(n, dtype=dt).reshape((n,) + tshape) if dt.kind in "fc" else None
+        grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
+        self._end_call()
+        results = []
+        for s in flat_sources:
+            sshape = tuple(np.shape(s._value))
+            g = grads.get(id(s))
+            if not _differentiable_dtype(s) or (g is None and mode is UnconnectedGradients.NONE):
+                results.append(None)
+                continue
+            if g is None:
+                results.append(_wrap(np.zeros(tshape + sshape, dtype=s._value.dtype)))
+                continue
+            results.append(_as_gradient(np.reshape(g, tshape + sshape), s))
+        return nest.pack_sequence_as(sources, results)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example jacobians: target [b, y...] and source [b, x...] give [b, y..., x...].
+
+        Assumes example i of the target depends only on example i of the source (as TF does).
+        An unconnected source gives zeros (TF's behaviour), an integer source None.
+        """
+        _unconnected_mode(unconnected_gradients)
+        target = _flat_tensors(target, "target")[0]
+        source = _flat_tensors(source, "source")[0]
+        tshape = tuple(np.shape(target._value))
+        sshape = tuple(np.shape(source._value))
+        if len(tshape) < 1 or len(sshape) < 1 or tshape[0] != sshape[0]:
+            raise ValueError(
+                f"Need first dimension of target shape ({TensorShape(tshape)}) and source shape "
+                f"({TensorShape(sshape)}) to match."
+            )
+        self._begin_call()
+        b, ty = tshape[0], tshape[1:]
+        n = int(np.prod(ty, dtype=np.int64))
+        dt = target._value.dtype
+        grads = {}
+        if dt.kind in "fc" and n and b:
+            seeds = np.broadcast_to(np.eye(n, dtype=dt).reshape((n, 1) + ty), (n,) + tshape).copy()
+            grads = self._backward_batched(target, seeds, [source], n)
+        self._end_call()
+        if not _differentiable_dtype(source):
+            return None
+        g = grads.get(id(source))
+        if g is None:
+            return _wrap(np.zeros(tshape + sshape[1:], dtype=source._value.dtype))
+        g = np.moveaxis(g, 0, 1)
+        return _as_gradient(np.reshape(g, tshape + sshape[1:]), source)
+
+    def _backward_batched(self, target, seeds, sources, n):
+        """Like ``_backward`` with cotangents that carry a leading batch axis of size n."""
+        from . import batching
+
+        nodes = self._nodes[:]
+        source_ids = {id(s) for s in sources}
+        relevant = set(source_ids)
+        for rule, args, vals, kwargs, out in nodes:
+            for a in args:
+                if id(a) in relevant or (type(a) in (list, tuple) and _any_in(a, relevant)):
+                    relevant.add(id(out))
+                    break
+        higher = bool(_state.tapes)
+        grads = {}
+        if id(target) in relevant:
+            grads[id(target)] = seeds
+        for rule, args, vals, kwargs, out in reversed(nodes):
+            oid = id(out)
+            if oid not in relevant:
+                continue
+            g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
+            if g is None:
+                continue
+            call_args = args if higher else vals
+            ans = out if higher else out._value
+            kw = kwargs or {}
+            slices = None
+            for i, a in enumerate(args):
+                ta = type(a)
+                if ta is list or ta is tuple:
+                    if not _any_in(a, relevant):
+                        continue
+                elif id(a) not in relevant or not _is_tensor(a) or not _differentiable_dtype(a):
+                    continue
+                vjp = rule.vjp(i)
+                if vjp is None:
+                    continue
+                contrib = None
+                try:
+                    contrib = batching.batched_vjp(vjp, g, ans, call_args, kw)
+                    if not _batch_shaped(contrib, a, n):
+                        contrib = None
+                except batching.Fallback:
+                    contrib = None
+                if contrib is None:
+                    if slices is None:
+                        slices = [g[k] for k in range(n)]
+                    contrib = _stack_contributions(
+                        [vjp(gk, ans, *call_args, **kw) for gk in slices], ta is list or ta is tuple)
                 if ta is list or ta is tuple:
                     for item, c in zip(_flat_items(a), _flat_items(contrib)):
                         if c is not None and _is_tensor(item) and id(item) in relevant:
@@ -282,8 +439,61 @@ def _flat_items(seq):
 
 
 def _accumulate(grads, key, g):
+    if g is None:
+        return
     prev = grads.get(key)
     grads[key] = g if prev is None else prev + g
+
+
+_GATHER_RULE = _RULES[_gather_rules.gather]
+
+
+def _sparse_gather(grads, g, args, vals, kwargs, source_ids):
+    """TF: a gather along axis 0 straight from a source gives it an IndexedSlices gradient.
+
+    Returns True when it handled the node (params is a source); else the dense rule runs.
+    """
+    params = args[0]
+    if id(params) not in source_ids or (kwargs and (kwargs.get("axis") or kwargs.get("batch_dims"))):
+        return False
+    if not _is_tensor(params) or not _differentiable_dtype(params):
+        return True
+    indices = np.asarray(vals[1])
+    rest = tuple(np.shape(vals[0])[1:])
+    values = np.reshape(g, (indices.size,) + rest)
+    flat_idx = indices.reshape(-1)
+    shape = np.asarray(np.shape(vals[0]), dtype=np.int32)
+    _accumulate(grads, id(params), IndexedSlices(values, flat_idx, shape))
+    return True
+
+
+def _batch_shaped(contrib, arg, n):
+    """Is a batched contribution shaped (n,) + the argument's shape (each item, for sequences)?"""
+    if contrib is None:
+        return True
+    if type(arg) in (list, tuple):
+        items = _flat_items(arg)
+        parts = _flat_items(contrib)
+        return len(items) == len(parts) and all(
+            c is None or tuple(np.shape(c)) == (n,) + tuple(np.shape(_value_of(x)))
+            for x, c in zip(items, parts))
+    if not hasattr(contrib, "shape"):
+        return True  # e.g. a custom-gradient cotangent: trusted
+    return tuple(np.shape(contrib)) == (n,) + tuple(np.shape(arg._value))
+
+
+def _value_of(x):
+    return x._value if _is_tensor(x) else x
+
+
+def _stack_contributions(contribs, is_seq):
+    """Stack per-element results into one batched contribution (None stays None)."""
+    if is_seq:
+        per_item = list(zip(*[_flat_items(c) for c in contribs]))
+        return tuple(None if any(c is None for c in col) else np.stack(list(col)) for col in per_item)
+    if any(c is None for c in contribs):
+        return None
+    return np.stack(contribs)
 
 
 def _flat_tensors(structure, what):

@@ -12,3 +12,7 @@ from . import reductions  # noqa: F401
 from . import shape  # noqa: F401
 from . import pymath  # noqa: F401
 from . import nondiff  # noqa: F401
+from . import special  # noqa: F401
+from . import nn  # noqa: F401
+from . import linalg  # noqa: F401
+from . import gather  # noqa: F401

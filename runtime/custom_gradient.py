@@ -1,0 +1,246 @@
+"""``tf.custom_gradient`` and ``tf.recompute_grad``.
+
+A custom-gradient call runs ``f`` as usual (its ops are recorded, so a gradient function
+that uses them, like ``upstream * (1 - 1 / (1 + e))``, stays differentiable for a tape
+further out), then records *one* extra op on every recording tape: the inputs (and the
+variables ``f`` read) -> fresh copies of ``f``'s outputs, whose VJP is the user's
+``grad_fn``.  Only the fresh copies are returned, so a tape reaches the inputs through
+``grad_fn`` alone.  Forward-mode accumulators see ``f``'s own ops instead (they follow the
+true derivative of ``f``).
+"""
+
+import functools
+import inspect
+
+import numpy as np
+
+from . import nest
+from .rules.registry import Rule
+from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
+
+__all__ = ["custom_gradient", "recompute_grad"]
+
+
+class _VariableWatcher:
+    """Sits on the recorder stack while ``f`` runs, collecting the trainable variables it reads."""
+
+    def __init__(self):
+        self.variables = {}
+
+    def _record(self, rule, args, vals, kwargs, out):
+        for a in _flat(args):
+            if type(a) is Variable and a._trainable:
+                self.variables.setdefault(id(a), a)
+
+
+def _flat(seq):
+    out = []
+    for a in seq:
+        if type(a) in (list, tuple):
+            out.extend(_flat(a))
+        else:
+            out.append(a)
+    return out
+
+
+class _Cotangent:
+    """The gradients of a multi-output custom op, one slot per output (None: no gradient yet)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def __add__(self, other):
+        if other is None:
+            return self
+        return _Cotangent([b if a is None else a if b is None else a + b
+                           for a, b in zip(self.parts, other.parts)])
+
+    __radd__ = __add__
+
+    def __getitem__(self, k):  # one element of a batch of cotangents (batched jacobians)
+        return _Cotangent([None if p is None else p[k] for p in self.parts])
+
+
+def _is_recording_tape(rec):
+    return type(rec).__name__ == "GradientTape"
+
+
+def _record_custom(inputs, variables, results, grad_of):
+    """Record ``inputs + variables -> results`` on the recording tapes with VJP ``grad_of``.
+
+    ``grad_of(upstreams)`` takes one upstream gradient per result (Tensors) and returns one
+    gradient (or None) per input followed by one per variable.  Returns the fresh outputs.
+    """
+    flat = nest.flatten(results)
+    outs = [_wrap(r._value) if isinstance(r, _TensorBase) else r for r in flat]
+    recorders = list(_state.tapes)
+    if not recorders:
+        return nest.pack_sequence_as(results, outs)
+    args = tuple(inputs) + tuple(variables)
+    n_in = len(args)
+    shapes = [(np.shape(o._value), o._value.dtype) if isinstance(o, _TensorBase) else None for o in outs]
+    cache = {}
+
+    def grads_for(g):
+        key = id(g)
+        hit = cache.get(key)
+        if hit is not None and hit[0] is g:
+            return hit[1]
+        higher = bool(_state.tapes)  # the sweep is being recorded: keep everything as tensors
+        parts = g.parts if isinstance(g, _Cotangent) else [g]
+        ups = []
+        for p, s in zip(parts, shapes):
+            if p is None:
+                p = np.zeros(s[0], dtype=s[1])
+            ups.append(p if isinstance(p, _TensorBase) else _wrap(np.asarray(p, dtype=s[1])[()] if np.ndim(p) == 0 else np.asarray(p, dtype=s[1])))
+        res = grad_of(ups)
+        res = [None if r is None else (r if higher or not isinstance(r, _TensorBase) else r._value) for r in res]
+        if not higher:
+            res = [None if r is None else (np.asarray(_materialize(r)) if not isinstance(r, np.ndarray) else r) for r in res]
+        cache.clear()
+        cache[key] = (g, res)
+        return res
+
+    def make_vjp(i):
+        def vjp(g, ans, *a, **k):
+            return grads_for(g)[i]
+        vjp.batch_safe = False
+        return vjp
+
+    float_out = [o for o in outs if isinstance(o, _TensorBase) and o._value.dtype.kind in "fc"]
+    if len(outs) == 1:
+        rule = Rule(None, "custom_gradient", tuple(make_vjp(i) for i in range(n_in)), (), True, None)
+        tape_targets = [(rule, outs[0])]
+        hub = None
+    else:
+        rule = Rule(None, "custom_gradient", tuple(make_vjp(i) for i in range(n_in)), (), True, None)
+        hub = _wrap(np.float32(0))
+        tape_targets = [(rule, hub)]
+        for k, o in enumerate(outs):
+            if isinstance(o, _TensorBase):
+                tape_targets.append((_pick_rule(k, len(outs)), o))
+    vals = [a._value if isinstance(a, _TensorBase) else a for a in args]
+    for rec in recorders:
+        if _is_recording_tape(rec):
+            for j, (r, o) in enumerate(tape_targets):
+                if hub is not None and j > 0:
+                    rec._record(r, (hub,), [hub._value], None, o)
+                elif o._value.dtype.kind in "fc" or hub is not None:
+                    rec._record(r, args, vals, None, o)
+        elif hasattr(rec, "_tangents"):
+            # forward mode: the fresh outputs carry the tangents of f's own outputs
+            for src, o in zip(flat, outs):
+                if isinstance(src, _TensorBase):
+                    entry = rec._tangents.get(id(src))
+                    if entry is not None:
+                        rec._tangents[id(o)] = (o, entry[1])
+    del float_out
+    return nest.pack_sequence_as(results, outs)
+
+
+def _pick_rule(k, n):
+    def vjp(g, ans, hub):
+        parts = [None] * n
+        parts[k] = g
+        return _Cotangent(parts)
+    vjp.batch_safe = True
+    return Rule(None, f"custom_gradient_output_{k}", (vjp,), (), True, None)
+
+
+def _any_tensor(g):
+    if isinstance(g, _Cotangent):
+        return any(isinstance(p, _TensorBase) for p in g.parts)
+    return isinstance(g, _TensorBase)
+
+
+def _materialize(r):
+    return r._value if isinstance(r, _TensorBase) else r
+
+
+def _accepts_variables(fn):
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return True
+    return "variables" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def custom_gradient(f=None):
+    """Decorator: ``f`` returns ``(y, grad_fn)``; ``grad_fn(*upstream)`` gives the input gradients
+    (and, with ``variables=``, ``(input_grads, variable_grads)`` for the variables f read)."""
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def wrapped(*args, **kwargs):
+        watcher = _VariableWatcher()
+        _state.tapes.append(watcher)
+        try:
+            result, grad_fn = f(*args, **kwargs)
+        finally:
+            _state.tapes.remove(watcher)
+        inputs = [a if isinstance(a, _TensorBase) else constant(a) for a in args]
+        variables = [v for v in watcher.variables.values() if not any(v is a for a in inputs)]
+        variables.sort(key=lambda v: v._uid)
+        if variables and not _accepts_variables(grad_fn):
+            raise TypeError(
+                "@tf.custom_gradient grad_fn must accept keyword argument 'variables', since "
+                "function uses variables: " + ", ".join(repr(v) for v in variables))
+        n_in = len(inputs)
+
+        def grad_of(upstreams):
+            if variables:
+                out = grad_fn(*upstreams, variables=variables)
+                if not (isinstance(out, (list, tuple)) and len(out) == 2):
+                    raise TypeError("grad_fn with variables must return (input_grads, variable_grads)")
+                in_grads, var_grads = out
+                var_grads = list(var_grads)
+                if len(var_grads) != len(variables):
+                    raise ValueError(
+                        f"custom_gradient: grad_fn returned {len(var_grads)} variable gradients for "
+                        f"{len(variables)} variables")
+            else:
+                in_grads, var_grads = grad_fn(*upstreams), []
+            in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+            if len(in_grads) != n_in:
+                raise ValueError(
+                    f"custom_gradient function expected to return {n_in} gradients, but returned "
+                    f"{len(in_grads)} instead.")
+            return in_grads + var_grads
+
+        return _record_custom(inputs, variables, result, grad_of)
+
+    return wrapped
+
+
+def recompute_grad(f):
+    """``f`` that keeps no intermediate results: its backward pass runs ``f`` again under a tape."""
+
+    @functools.wraps(f)
+    def wrapped(*args, **kwargs):
+        from .tape import GradientTape
+        saved = list(_state.tapes)
+        watcher = _VariableWatcher()
+        _state.tapes[:] = [watcher] + [r for r in saved if not _is_recording_tape(r)]
+        try:
+            result = f(*args, **kwargs)
+        finally:
+            _state.tapes[:] = saved
+        inputs = [a if isinstance(a, _TensorBase) else constant(a) for a in args]
+        variables = sorted(watcher.variables.values(), key=lambda v: v._uid)
+        variables = [v for v in variables if not any(v is a for a in inputs)]
+
+        def grad_of(upstreams):
+            with GradientTape() as tape:
+                tape.watch(inputs)
+                tape.watch(variables)
+                again = f(*inputs, **kwargs)
+            grads = tape.gradient(nest.flatten(again), list(inputs) + list(variables),
+                                  output_gradients=upstreams)
+            return list(grads)
+
+        return _record_custom(inputs, variables, result, grad_of)
+
+    return wrapped

@@ -1,0 +1,14 @@
+"""``tf.math``: elementwise math, reductions, comparisons (gradients for the differentiable ones)."""
+
+from .math_ops import (  # noqa: F401
+    abs, acos, acosh, add, add_n, argmax, argmin, asin, asinh, atan, atan2, atanh, ceil, cos, cosh,
+    count_nonzero, cumsum, divide, divide_no_nan, equal, erf, erfc, exp, expm1, floor, floordiv,
+    floormod, greater, greater_equal, is_finite, is_inf, is_nan, l2_normalize, less, less_equal, log,
+    log1p, log_sigmoid, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod,
+    multiply, negative, not_equal, pow, reciprocal, reduce_all, reduce_any, reduce_euclidean_norm,
+    reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
+    reduce_variance, rint, round, rsqrt, sigmoid, sign, sin, sinh, softplus, softsign, sqrt, square,
+    squared_difference, subtract, tan, tanh, truediv, xlogy,
+)
+from .nn import softmax, log_softmax  # noqa: F401
+from .math_ops import floor_div as floor_div  # noqa: F401
