@@ -15,13 +15,16 @@ import linecache
 import re
 import textwrap
 import types
+import warnings
 
 import numpy as np
 
 from .reverse import COMMENT
 
 try:
-    import astor
+    with warnings.catch_warnings():       # astor 0.8 touches ast.Num on import (3.12+)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import astor
 except ImportError:  # pragma: no cover - astor is a dependency, but degrade gracefully
     astor = None
 

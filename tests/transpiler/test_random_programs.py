@@ -48,15 +48,14 @@ def programs(draw):
             nd = ndim[a]
         elif kind == "reduce" and ndim[a] > 0:
             expr = draw(st.sampled_from(REDUCE)).format(a=a, b=b)
-            nd = max(ndim[a], ndim[b]) if "{b}" in expr or b in expr.split("*")[-1] else ndim[a]
-            nd = ndim[b] if expr.startswith("np.sum(" + a + ") *") else ndim[a]
+            nd = ndim[b] if expr.startswith(f"np.sum({a}) *") else ndim[a]
         elif kind == "ifexp":
             expr = f"{a} * 2.0 if {b}.ndim > 0 else {a} - {b}"
             nd = ndim[a] if ndim[b] > 0 else max(ndim[a], ndim[b])
         else:
             w = f"w{k}"
             lines.append(f"{v}, {w} = {a} * {b}, {a} - 1.0")
-            ndim[v] = ndim[w] = max(ndim[a], ndim[b])
+            ndim[v], ndim[w] = max(ndim[a], ndim[b]), ndim[a]
             live += [v, w]
             continue
         lines.append(f"{v} = {expr}")
