@@ -127,7 +127,9 @@ class Reverse:
     def branch(self, s, out, has):
         a, b = set(has), set(has)
         body, orelse = [], []
+        self.last_src = None
         self.sweep(s.body, body, a)
+        self.last_src = None
         self.sweep(s.orelse, orelse, b)
         if not body and not orelse:
             return
