@@ -1,4 +1,4 @@
-"""adjoin in one minute: the TF-compatible tape and (when available) the transpiler.
+"""adjoin in one minute: the TF-compatible tape and the transpiler.
 
 Run: python examples/demo.py
 """
@@ -6,6 +6,7 @@ Run: python examples/demo.py
 import numpy as np
 
 import runtime as tf
+from transpiler import differentiate
 
 print("== runtime: TensorFlow's GradientTape, unchanged ==")
 x = tf.constant(3.0)
@@ -23,18 +24,14 @@ second = [outer.gradient(g, [x1, x2]) for g in first]
 print("gradient:", first)
 print("hessian: ", second)
 
-try:
-    from transpiler import differentiate
-except ImportError:  # the transpiler is not built yet in this checkout
-    differentiate = None
+print()
+print("== transpiler: gradients as readable numpy code ==")
 
-if differentiate is not None:
-    print()
-    print("== transpiler: gradients as readable numpy code ==")
 
-    @differentiate
-    def f(x):
-        return np.sum(np.sin(x * x))
+@differentiate
+def f(x):
+    return np.sum(np.sin(x * x))
 
-    f.show()
-    print("f.grad([0.5, 1.0]) =", f.grad(np.array([0.5, 1.0])))
+
+f.show()
+print("f.grad([0.5, 1.0]) =", f.grad(np.array([0.5, 1.0])))
