@@ -13,6 +13,7 @@ import weakref
 
 import numpy as np
 
+from . import interop
 from .analysis import analyze
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
@@ -186,6 +187,8 @@ class Differentiable:
         self._t.get(wrt, False, ahead=True)
 
     def __call__(self, *args, **kwargs):
+        if interop.has_tensor(args, kwargs):  # runtime tensors: one recorded op (interop.py)
+            return interop.call(self, args, kwargs)
         return self._fn(*args, **kwargs)
 
     def grad(self, *args, **kwargs):
@@ -244,6 +247,8 @@ class _BoundDifferentiable:
         self._d, self._self = d, instance
 
     def __call__(self, *args, **kwargs):
+        if interop.has_tensor(args, kwargs):
+            return interop.call(self._d, (self._self,) + args, kwargs)
         return self._d._fn(self._self, *args, **kwargs)
 
     def grad(self, *args, **kwargs):

@@ -1,0 +1,425 @@
+"""A ``@differentiate``d function called on runtime tensors: one recorded operation.
+
+When any argument of a :class:`~transpiler.api.Differentiable` is a ``runtime`` Tensor or
+Variable, the call goes through :func:`call`:
+
+* **outside any tape** the function runs on the plain numpy values and its outputs come
+  back wrapped as Tensors (numpy in, numpy out; tensors in, tensors out);
+* **inside a recording tape** the call is recorded as *one* primitive with
+  :func:`runtime.tensor.apply` -- the same recording API every numpy primitive uses.  The
+  primitive is a :class:`runtime.rules.registry.Rule` built once per function and argument
+  structure: its ``impl`` runs the original function on numpy values (no per-op recording),
+  and its VJP for each floating-point positional argument calls the generated gradient
+  (all such arguments at once, ``wrt=(i, j, ...)``) with the cotangent as the seed.
+
+First-order sweeps hand the VJP plain numpy arrays, so the generated code runs at numpy
+speed.  When an outer tape is recording the sweep, the VJP receives the Tensors themselves;
+the generated code (numpy calls plus inlined rules) then dispatches through numpy's
+protocols and records itself, op by op.  Because the generated gradient recomputes the
+primal from its inputs, nothing it uses is cut off from them, and derivatives of any
+order come out exact.
+
+Functions that returns several arrays (``return a, b``) are recorded as one op producing a
+hidden "hub" plus one tiny op per output (the scheme ``tf.custom_gradient`` uses); their
+cotangents reach the generated gradient as one tuple seed.
+
+Some calls run **op by op** instead: the original function is simply called on the
+tensors, and numpy's protocols record each of its operations (correct in every case, just
+without the speed-up).  That happens when
+
+* the function reads a ``tf.Variable`` that is not an argument (a closure cell, a global,
+  an attribute of ``self`` or of another argument object): the generated code cannot
+  produce gradients for values it does not receive as parameters, and op-by-op recording
+  watches such reads exactly as TF does;
+* a floating-point tensor is passed in a keyword-only parameter or inside a list/tuple/dict;
+* a forward-mode ``ForwardAccumulator`` is active (it needs JVPs, which the op has none of);
+* the transpiler cannot generate the gradient (``TranspileError``: e.g. the body calls
+  ``tf.stop_gradient`` or a ``tf.custom_gradient`` function);
+* the output is not one float array or a flat tuple/list of arrays.
+"""
+
+import types
+
+import numpy as np
+
+from runtime.rules.registry import define
+from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
+
+from .errors import TranspileError
+
+__all__ = ["call", "has_tensor"]
+
+
+def has_tensor(args, kwargs):
+    """Whether any argument (at any depth of lists/tuples/dicts) is a runtime tensor."""
+    for a in args:
+        if _contains_tensor(a):
+            return True
+    for v in kwargs.values():
+        if _contains_tensor(v):
+            return True
+    return False
+
+
+def _contains_tensor(x):
+    if isinstance(x, _TensorBase):
+        return True
+    if type(x) in (list, tuple):
+        return any(_contains_tensor(v) for v in x)
+    if type(x) is dict:
+        return any(_contains_tensor(v) for v in x.values())
+    return False
+
+
+def _values(x):
+    """The numpy value of ``x`` with tensors replaced at any depth of lists/tuples/dicts."""
+    if isinstance(x, _TensorBase):
+        return x._value
+    t = type(x)
+    if t is list or t is tuple:
+        return t(_values(v) for v in x)
+    if t is dict:
+        return {k: _values(v) for k, v in x.items()}
+    return x
+
+
+def _wrap_out(x):
+    """Outputs of a tape-free call: arrays become Tensors, containers keep their structure."""
+    if isinstance(x, _TensorBase):
+        return x
+    if isinstance(x, (np.ndarray, np.generic)):
+        return _tensor(x)
+    t = type(x)
+    if t is list or t is tuple:
+        return t(_wrap_out(v) for v in x)
+    if t is dict:
+        return {k: _wrap_out(v) for k, v in x.items()}
+    if t is float:
+        return _tensor(np.float64(x))
+    return x
+
+
+def _tensor(value):
+    t = Tensor.__new__(Tensor)
+    t._value = value
+    return t
+
+
+def _is_float_tensor(x):
+    return isinstance(x, _TensorBase) and x._value.dtype.kind in "fc"
+
+
+# --- entry point --------------------------------------------------------------------------
+
+def call(d, args, kwargs):
+    """Call Differentiable ``d`` (``args`` include ``self`` for methods) with tensor arguments."""
+    fn = d._fn
+    recorders = _state.tapes
+    if not recorders:
+        # no tape: nothing to record, run at numpy speed
+        return _wrap_out(fn(*[_values(a) for a in args], **{k: _values(v) for k, v in kwargs.items()}))
+    entry = _entry_for(d, args, kwargs)
+    if entry is None:
+        return fn(*args, **kwargs)
+    return entry.run(args, kwargs)
+
+
+def _entry_for(d, args, kwargs):
+    """The cached recorded-op entry for this call's structure, or None to run op by op."""
+    for rec in _state.tapes:
+        if hasattr(rec, "_tangents"):  # forward mode: follow the function's own ops
+            return None
+    t = d._t
+    try:
+        bound = t.signature.bind(*args, **kwargs)
+    except TypeError:
+        return None  # let the function itself raise the usual error
+    pos, kw = bound.args, bound.kwargs
+    for v in kw.values():
+        if _contains_tensor(v) and (not isinstance(v, _TensorBase) or _is_float_tensor(v)):
+            return None
+    kinds = []
+    for a in pos:
+        if isinstance(a, _TensorBase):
+            kinds.append("f" if _is_float_tensor(a) else "c")
+        elif type(a) in (list, tuple, dict) and _contains_tensor(a):
+            return None
+        else:
+            kinds.append("c")
+    wrt = tuple(i for i, k in enumerate(kinds) if k == "f")
+    if not wrt or _reads_variables(t.fn, pos):
+        return None
+    key = (len(pos), tuple(kinds), tuple(sorted(kw)))
+    cache = _CACHE.setdefault(t, {})
+    entry = cache.get(key)
+    if entry is None:
+        try:
+            entry = _Entry(t, wrt, len(pos))
+        except TranspileError:
+            entry = None
+        cache[key] = entry
+    if entry is None:
+        return None
+    return _Bound(entry, pos, kw)
+
+
+class _Bound:
+    """An entry with the call's arguments bound positionally."""
+
+    __slots__ = ("entry", "pos", "kw")
+
+    def __init__(self, entry, pos, kw):
+        self.entry, self.pos, self.kw = entry, pos, kw
+
+    def run(self, args, kwargs):
+        return self.entry.run(self.pos, self.kw)
+
+
+import weakref  # noqa: E402
+
+_CACHE = weakref.WeakKeyDictionary()
+"""_Transformer -> {argument structure: _Entry or None (None: run op by op)}."""
+
+
+# --- the recorded primitive ---------------------------------------------------------------
+
+class _Call:
+    """Per-call state, passed to the primitive as a keyword argument (the tape keeps it with
+    the recorded op, so the VJPs of one op share it): the flat outputs and one memo."""
+
+    __slots__ = ("outs", "single", "memo", "__weakref__")
+
+    def __init__(self):
+        self.outs = None
+        self.single = True
+        self.memo = None
+
+    def __repr__(self):  # shown in rule error messages, keep it short
+        return "<call>"
+
+
+_KW = "_adjoin_call"
+
+
+class _Entry:
+    """One function + argument structure: its generated gradient and the Rules that record it."""
+
+    def __init__(self, transformer, wrt, npos):
+        self.t = transformer
+        self.wrt = wrt
+        spec = wrt[0] if len(wrt) == 1 else wrt
+        gen = transformer.get(spec, False)
+        self.gen = gen
+        self.grad_fn = gen.function
+        self.seed_name = gen.seed_name
+        self.connected = _connected(gen, len(wrt))
+        name = getattr(transformer.fn, "__qualname__", "f")
+        vjps = [None] * npos
+        for k, i in enumerate(wrt):
+            if self.connected[k]:
+                vjps[i] = self._make_vjp(k)
+        fn = transformer.fn
+
+        def impl(*vals, **kwargs):
+            c = kwargs.pop(_KW)
+            out = fn(*vals, **kwargs)
+            if type(out) in (tuple, list):
+                c.single = False
+                c.outs = [_as_array(o) for o in out]
+                return _HUB
+            return _as_array(out)
+
+        def primitive(*args, **kwargs):  # the key under which the Rule is registered
+            raise RuntimeError("internal: called only through runtime.tensor.apply")
+
+        primitive.__qualname__ = primitive.__name__ = f"{name}[generated]"
+        self.primitive = primitive
+        self.rule = define(primitive, vjp=vjps, name=f"{name} (transpiled)", impl=impl)
+
+    def _make_vjp(self, k):
+        def vjp(g, ans, *args, **kwargs):
+            return self._grads(g, args, kwargs)[k]
+        return vjp
+
+    def _grads(self, g, args, kwargs):
+        """All wrt gradients for cotangent ``g``, computed once per (op, cotangent)."""
+        c = kwargs[_KW]
+        tapes = tuple(map(id, _state.tapes))
+        memo = c.memo
+        if memo is not None and memo[0] is g and memo[1] == tapes:
+            return memo[2]
+        kw = {k: v for k, v in kwargs.items() if k != _KW}
+        seed = g
+        if not c.single:
+            parts = g.parts if isinstance(g, _Cotangent) else [g]
+            seed = tuple(np.zeros(np.shape(o), dtype=o.dtype) if p is None else p
+                         for p, o in zip(parts, c.outs))
+        kw[self.seed_name] = seed
+        res = self.grad_fn(*args, **kw)
+        if len(self.wrt) == 1:
+            res = (res,)
+        res = tuple(res)
+        c.memo = (g, tapes, res)
+        return res
+
+    def run(self, pos, kw):
+        c = _Call()
+        kwargs = {k: _values(v) for k, v in kw.items()}
+        kwargs[_KW] = c
+        out = apply(self.primitive, pos, kwargs)
+        if c.single:
+            return out
+        hub = out
+        n = len(c.outs)
+        results = []
+        for k in range(n):
+            results.append(apply(_pick(n, k), (hub,), {_KW: c}))
+        return tuple(results)
+
+
+def _connected(gen, n):
+    """Which wrt gradients the generated code actually computes (``np.zeros_like(x)``: not)."""
+    import ast
+
+    ret = gen.node.body[-1]
+    if not isinstance(ret, ast.Return):
+        return [True] * n
+    elts = ret.value.elts if n > 1 and isinstance(ret.value, ast.Tuple) else [ret.value]
+    if len(elts) != n:
+        return [True] * n
+    out = []
+    for e in elts:
+        zero = (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)
+                and e.func.attr == "zeros_like" and len(e.args) == 1
+                and isinstance(e.args[0], ast.Name) and e.args[0].id in gen.wrt)
+        out.append(not zero)
+    return out
+
+
+def _as_array(x):
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x
+    if isinstance(x, _TensorBase):
+        return x._value
+    if isinstance(x, float):
+        return np.float64(x)
+    arr = np.asarray(x)
+    return arr[()] if arr.ndim == 0 else arr
+
+
+# --- several outputs: a hub op plus one pick op per output --------------------------------
+
+_HUB = np.float32(0.0)
+
+
+class _Cotangent:
+    """The cotangents of a multi-output call, one slot per output (None: none reached it)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def __add__(self, other):
+        if other is None:
+            return self
+        return _Cotangent([b if a is None else a if b is None else a + b
+                           for a, b in zip(self.parts, other.parts)])
+
+    __radd__ = __add__
+
+    def __getitem__(self, k):  # one element of a batch of cotangents (tape.jacobian)
+        return _Cotangent([None if p is None else p[k] for p in self.parts])
+
+
+_PICKS = {}
+
+
+def _pick(n, k):
+    """The primitive ``hub -> output k`` of an n-output call (its VJP routes g to slot k)."""
+    key = (n, k)
+    fn = _PICKS.get(key)
+    if fn is None:
+        def pick(hub, **kwargs):
+            raise RuntimeError("internal: called only through runtime.tensor.apply")
+
+        def impl(hub, **kwargs):
+            return kwargs[_KW].outs[k]
+
+        def vjp(g, ans, hub, **kwargs):
+            parts = [None] * n
+            parts[k] = g
+            return _Cotangent(parts)
+
+        vjp.batch_safe = True
+        pick.__qualname__ = pick.__name__ = f"output_{k}_of_{n}"
+        define(pick, vjp=(vjp,), name=f"transpiled output {k}", impl=impl)
+        fn = _PICKS[key] = pick
+    return fn
+
+
+# --- variables read without being passed ---------------------------------------------------
+
+def _reads_variables(fn, args):
+    """Does ``fn`` (or a function it calls) read a Variable it is not given as a parameter?
+
+    Looks at closure cells, the globals its code names, and attributes of argument objects
+    (``self.w``, ``model.layer.kernel``), a few levels deep.
+    """
+    seen = set()
+    for a in args:
+        if not isinstance(a, (_TensorBase, np.ndarray, np.generic, int, float, complex, str)):
+            if _holds_variable(a, 3, seen):
+                return True
+    return _function_reads(fn, seen, 0)
+
+
+def _function_reads(fn, seen, depth):
+    fn = getattr(fn, "_fn", fn)  # a Differentiable callee
+    fn = getattr(fn, "__func__", fn)
+    if id(fn) in seen or depth > 4 or not isinstance(fn, types.FunctionType):
+        return False
+    seen.add(id(fn))
+    for cell in fn.__closure__ or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:
+            continue
+        if _holds_variable(v, 3, seen) or _function_reads(v, seen, depth + 1):
+            return True
+    g = fn.__globals__
+    for name in _code_names(fn.__code__):
+        if name in g:
+            v = g[name]
+            if _holds_variable(v, 3, seen) or _function_reads(v, seen, depth + 1):
+                return True
+    return False
+
+
+def _code_names(code):
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names |= _code_names(c)
+    return names
+
+
+_SKIP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+         np.ndarray, np.generic, np.ufunc, str, bytes, int, float, complex, bool)
+
+
+def _holds_variable(x, depth, seen):
+    if type(x) is Variable:
+        return True
+    if depth <= 0 or isinstance(x, _SKIP) or isinstance(x, _TensorBase) or id(x) in seen:
+        return False
+    seen.add(id(x))
+    t = type(x)
+    if t in (list, tuple, set, frozenset):
+        return any(_holds_variable(v, depth - 1, seen) for v in x)
+    if t is dict:
+        return any(_holds_variable(v, depth - 1, seen) for v in x.values())
+    d = getattr(x, "__dict__", None)
+    if isinstance(d, dict):
+        return any(_holds_variable(v, depth - 1, seen) for v in d.values())
+    return False
