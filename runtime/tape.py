@@ -200,9 +200,7 @@ class GradientTape:
             self._used = True
 
         grads = self._backward(targets, seeds, flat_sources)
-        if not self._persistent:
-            self.reset()
-            self._used = True
+        self._end_call()
 
         results = []
         for s in flat_sources:
@@ -290,8 +288,12 @@ class GradientTape:
             self._used = True
 
     def _end_call(self):
+        """A used non-persistent tape frees its record but still reports what it watched
+        (TF: ``watched_variables()`` after ``gradient()`` lists them)."""
         if not self._persistent:
+            watched = self._watched_vars
             self.reset()
+            self._watched_vars = watched
             self._used = True
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
