@@ -363,13 +363,15 @@ def _pick(n, k):
 def _reads_variables(fn, args):
     """Does ``fn`` (or a function it calls) read a Variable it is not given as a parameter?
 
-    Looks at closure cells, the globals its code names, and attributes of argument objects
-    (``self.w``, ``model.layer.kernel``), a few levels deep.
+    Looks at closure cells, the globals its code names, and the attributes its code names
+    on argument objects (``self.w``, ``model.layer.kernel``), a few levels deep.
     """
     seen = set()
+    raw = getattr(fn, "__func__", fn)
+    names = _code_names(raw.__code__) if isinstance(raw, types.FunctionType) else None
     for a in args:
         if not isinstance(a, (_TensorBase, np.ndarray, np.generic, int, float, complex, str)):
-            if _holds_variable(a, 3, seen):
+            if _holds_variable(a, 3, seen, names):
                 return True
     return _function_reads(fn, seen, 0)
 
@@ -380,18 +382,19 @@ def _function_reads(fn, seen, depth):
     if id(fn) in seen or depth > 4 or not isinstance(fn, types.FunctionType):
         return False
     seen.add(id(fn))
+    names = _code_names(fn.__code__)
     for cell in fn.__closure__ or ():
         try:
             v = cell.cell_contents
         except ValueError:
             continue
-        if _holds_variable(v, 3, seen) or _function_reads(v, seen, depth + 1):
+        if _holds_variable(v, 3, seen, names) or _function_reads(v, seen, depth + 1):
             return True
     g = fn.__globals__
-    for name in _code_names(fn.__code__):
+    for name in names:
         if name in g:
             v = g[name]
-            if _holds_variable(v, 3, seen) or _function_reads(v, seen, depth + 1):
+            if _holds_variable(v, 3, seen, names) or _function_reads(v, seen, depth + 1):
                 return True
     return False
 
@@ -408,7 +411,8 @@ _SKIP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, 
          np.ndarray, np.generic, np.ufunc, str, bytes, int, float, complex, bool)
 
 
-def _holds_variable(x, depth, seen):
+def _holds_variable(x, depth, seen, names):
+    """A Variable in ``x``: itself, an item of a container, or an attribute the code names."""
     if type(x) is Variable:
         return True
     if depth <= 0 or isinstance(x, _SKIP) or isinstance(x, _TensorBase) or id(x) in seen:
@@ -416,10 +420,11 @@ def _holds_variable(x, depth, seen):
     seen.add(id(x))
     t = type(x)
     if t in (list, tuple, set, frozenset):
-        return any(_holds_variable(v, depth - 1, seen) for v in x)
+        return any(_holds_variable(v, depth - 1, seen, names) for v in x)
     if t is dict:
-        return any(_holds_variable(v, depth - 1, seen) for v in x.values())
+        return any(_holds_variable(v, depth - 1, seen, names) for v in x.values())
     d = getattr(x, "__dict__", None)
     if isinstance(d, dict):
-        return any(_holds_variable(v, depth - 1, seen) for v in d.values())
+        return any(_holds_variable(v, depth - 1, seen, names) for k, v in d.items()
+                   if names is None or k in names)
     return False
