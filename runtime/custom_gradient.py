@@ -29,7 +29,7 @@ class _VariableWatcher:
 
     def _record(self, rule, args, vals, kwargs, out):
         for a in _flat(args):
-            if type(a) is Variable and a._trainable:
+            if isinstance(a, Variable) and a._trainable:
                 self.variables.setdefault(id(a), a)
 
 

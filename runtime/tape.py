@@ -147,8 +147,12 @@ class GradientTape:
             elif ta is list or ta is tuple:
                 if self._record_seq(a):
                     hit = True
-            elif isinstance(a, _TensorBase) and id(a) in tracked:
-                hit = True
+            elif isinstance(a, _TensorBase):  # subclasses, e.g. Keras weights
+                if id(a) in tracked:
+                    hit = True
+                elif isinstance(a, Variable) and self._watch_accessed and a._trainable:
+                    self._track(a)
+                    hit = True
         if hit:
             self._nodes.append((rule, args, vals, kwargs, out))
             tracked.add(id(out))
@@ -156,7 +160,7 @@ class GradientTape:
     def _note_reads(self, args):
         if self._watch_accessed:
             for a in args:
-                if type(a) is Variable and a._trainable:
+                if isinstance(a, Variable) and a._trainable:
                     self._track(a)
 
     def _record_seq(self, seq):

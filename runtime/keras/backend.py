@@ -18,7 +18,7 @@ import numpy as np
 
 from ..rules import registry
 from ..rules.shape import cast as _cast
-from ..tensor import Tensor, Variable, _TensorBase, _state, constant
+from ..tensor import Tensor, Variable, _TensorBase, constant
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
@@ -145,23 +145,6 @@ def _rebuild(value, trainable, name, path):
 
 
 registry.TENSOR_TYPES.add(KerasVariable)
-
-
-def watch_on_tapes(variables):
-    """Track trainable ``variables`` on every recording tape that watches accessed variables.
-
-    The tape auto-watches reads of exact ``Variable`` instances; this makes the Keras subclass
-    behave the same when a layer uses its weights.
-    """
-    tapes = _state.tapes
-    if not tapes:
-        return
-    for tape in tapes:
-        if tape._watch_accessed:
-            tracked = tape._tracked
-            for v in variables:
-                if v._trainable and id(v) not in tracked:
-                    tape._track(v)
 
 
 # --- conversion ------------------------------------------------------------------------

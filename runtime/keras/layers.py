@@ -308,7 +308,6 @@ class Layer:
                 self._maybe_build(_shape_of(first) if first is not None else None)
             if top:
                 self._clear_losses()
-            backend.watch_on_tapes(self._attribute_variables())
             out = self.call(*args, **kwargs)
         finally:
             _scopes.stack.pop()

@@ -260,3 +260,14 @@ def test_gradient_of_source_itself_is_ones():
     with tf.GradientTape() as tape:
         tape.watch(x)
     assert tape.gradient(x, x).numpy().tolist() == [1.0, 1.0]
+
+
+def test_variable_subclasses_are_watched_on_read():
+    class MyVariable(tf.Variable):
+        pass
+
+    v = MyVariable(3.0)
+    with tf.GradientTape() as tape:
+        y = v * v
+    assert any(w is v for w in tape.watched_variables())
+    assert float(tape.gradient(y, v)) == 6.0
