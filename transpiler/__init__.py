@@ -5,7 +5,7 @@ computes its gradient -- no tape at run time.  ``f.show()`` prints that code.  T
 in order: parsing, normalize, analysis, reverse, optimize, codegen (see DESIGN.md).
 """
 
-from .api import differentiate, grad, value_and_grad, vjp
+from .api import differentiate, grad, jvp, value_and_grad, vjp
 from .errors import TranspileError
 
-__all__ = ["differentiate", "grad", "value_and_grad", "vjp", "TranspileError"]
+__all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "TranspileError"]

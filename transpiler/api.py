@@ -18,12 +18,13 @@ from .analysis import analyze
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
 from .errors import TranspileError, Unresolved
+from .forward import forward
 from .normalize import normalize
 from .optimize import optimize
 from .parsing import parse_function
 from .reverse import reverse
 
-__all__ = ["differentiate", "grad", "value_and_grad", "vjp", "transform", "Generated"]
+__all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
 
 class Generated:
@@ -62,19 +63,26 @@ def wrt_names(node, wrt, what="wrt"):
     return tuple(out), single
 
 
-def transform(fn, wrt=0, preserve_result=False, note=None):
-    """Generate the gradient of ``fn``; raises TranspileError or Unresolved."""
+def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
+    """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
+
+    Raises TranspileError or Unresolved."""
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     core = normalize(ctx)
     outputs = _output_names(core)
     info = analyze(core, names, outputs)
-    name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
-    seed = ctx.namer.claim("bout")
-    rev = reverse(ctx, core, info, names, preserve_result, name, seed)
     import copy
-    stages = {"parsed": parsed.node, "normalized": core, "reverse": copy.deepcopy(rev)}
+    if mode == "forward":
+        name = ctx.namer.claim(f"jvp_{parsed.name}")
+        rev = forward(ctx, core, info, names, name)
+        seed = tuple(a.arg for a in rev.args.kwonlyargs[-len(names):])   # the tangent parameters
+    else:
+        name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
+        seed = ctx.namer.claim("bout")
+        rev = reverse(ctx, core, info, names, preserve_result, name, seed)
+    stages = {"parsed": parsed.node, "normalized": core, mode: copy.deepcopy(rev)}
     opt = optimize(rev, ctx)
     stages["optimized"] = opt
     used = set(free_names(opt))
@@ -122,8 +130,10 @@ class _Transformer:
         self.deferred = None
         self.signature = inspect.signature(fn)
 
-    def get(self, wrt, preserve_result=False, ahead=False):
+    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse"):
         key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)
+        if mode != "reverse":
+            key += (mode,)
         gen = self.cache.get(key)
         if gen is not None:
             return gen
@@ -132,7 +142,7 @@ class _Transformer:
             note = [f"generated on first use: `{self.deferred}` was not defined yet when "
                     "@differentiate ran"]
         try:
-            gen = transform(self.fn, wrt, preserve_result, note)
+            gen = transform(self.fn, wrt, preserve_result, note, mode)
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -178,13 +188,14 @@ class Differentiable:
     """A function with its generated gradient attached (what ``@differentiate`` returns)."""
 
     def __init__(self, fn, wrt=0, mode="reverse"):
-        if mode != "reverse":
-            raise NotImplementedError(f"mode={mode!r}: only reverse mode is available in this version")
+        if mode not in ("reverse", "forward"):
+            raise ValueError(f"mode={mode!r}: use mode='reverse' or mode='forward'")
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._wrt = wrt
+        self._mode = mode
         self._t = _transformer(fn)
-        self._t.get(wrt, False, ahead=True)
+        self._t.get(wrt, False, ahead=True, mode=mode)
 
     def __call__(self, *args, **kwargs):
         if interop.has_tensor(args, kwargs):  # runtime tensors: one recorded op (interop.py)
@@ -210,9 +221,15 @@ class Differentiable:
 
         return value, pullback
 
+    def jvp(self, primals, tangents):
+        """Forward mode: ``(value, directional derivative)`` along ``tangents`` (one per wrt)."""
+        return _jvp(self._t, self._wrt, primals, tangents)
+
     @property
     def source(self):
-        """The generated module (what ``grad`` runs), as text."""
+        """The generated module (what ``grad`` runs; the tangent code for mode="forward")."""
+        if self._mode == "forward":
+            return self._t.get(self._wrt, False, mode="forward").source
         gen = self._t.cache.get((_key(self._wrt), False))
         if gen is None:
             if self._t.deferred is not None:
@@ -328,6 +345,29 @@ def value_and_grad(f, wrt=0, verbose=0):
     if verbose:
         print(g.source, end="")
     return g
+
+
+def _jvp(t, wrt, primals, tangents):
+    primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+    tangents = tuple(tangents) if isinstance(tangents, (tuple, list)) else (tangents,)
+    gen = t.get(wrt, False, mode="forward")
+    t.check(gen, primals, {})
+    if len(tangents) != len(gen.seed_name):
+        raise ValueError(f"{t.fn.__name__}: {len(tangents)} tangent(s) given for "
+                         f"{len(gen.seed_name)} wrt parameter(s) {gen.wrt}")
+    return gen.function(*primals, **dict(zip(gen.seed_name, tangents)))
+
+
+def jvp(f, primals, tangents, wrt=None):
+    """Forward mode: ``(f(*primals), J @ tangents)`` from generated tangent code.
+
+    ``wrt`` defaults to every positional argument given in ``primals``; ``tangents`` has one
+    entry per ``wrt`` parameter (a single array when ``primals`` is a single array).
+    """
+    primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+    if wrt is None:
+        wrt = f._wrt if isinstance(f, Differentiable) else tuple(range(len(primals)))
+    return _jvp(_transformer(f), wrt, primals, tangents)
 
 
 def vjp(f, *args, wrt=0, **kwargs):

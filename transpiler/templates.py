@@ -78,7 +78,7 @@ class _Subst(ast.NodeTransformer):
         node = self.generic_visit(node)
         if self.drop and isinstance(node.func, ast.Name) and \
                 self.ctx.injected.get(node.func.id, self.ctx.parsed.scope.lookup(node.func.id)) \
-                is support.unbroadcast and len(node.args) == 2:
+                in (support.unbroadcast, support.broadcast_like) and len(node.args) == 2:
             return node.args[0]
         return node
 

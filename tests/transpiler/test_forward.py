@@ -1,0 +1,110 @@
+"""Forward mode: jvp == gradient . direction == finite differences over the reverse-mode corpus."""
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.fd import assert_close, numeric_jvp
+from tests.transpiler import test_functions as corpus
+from transpiler import differentiate, grad, jvp
+
+CASES = corpus.CASES + corpus.SCALAR_CASES
+
+
+def _as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+def directions(args, wrt, seed):
+    rng = np.random.default_rng(seed)
+    return tuple(rng.normal(size=np.shape(args[i])) if np.ndim(args[i]) else float(rng.normal())
+                 for i in wrt)
+
+
+@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
+def test_forward_equals_reverse_equals_fd(fn, args, wrt):
+    idx = list(_as_tuple(wrt))
+    tangents = directions(args, idx, 1)
+    d = differentiate(fn, wrt=wrt, mode="forward")
+    value, tout = d.jvp(args, tangents)
+    assert_close(value, fn(*args), 1e-12, 1e-12, what=f"{fn.__name__}: value")
+    full = [np.zeros(np.shape(a)) if np.ndim(a) else 0.0 for a in args]
+    for i, t in zip(idx, tangents):
+        full[i] = t
+    fd = numeric_jvp(fn, args, full)
+    assert_close(tout, fd, 1e-5, 1e-6, what=f"{fn.__name__}: jvp vs finite differences\n{d.source}")
+    assert np.shape(tout) == np.shape(fn(*args))
+    # forward == reverse: <J v, w> == <v, J^T w> for a random cotangent w
+    w = np.random.default_rng(2).normal(size=np.shape(tout))
+    _, pullback = differentiate(fn, wrt=wrt).vjp(*args)
+    grads = _as_tuple(pullback(w)) if isinstance(wrt, tuple) else (pullback(w),)
+    rev = sum(float(np.sum(np.asarray(g) * t)) for g, t in zip(grads, tangents))
+    assert math.isclose(float(np.sum(tout * w)), rev, rel_tol=1e-9, abs_tol=1e-9), fn.__name__
+
+
+def test_functional_jvp_defaults_to_every_argument():
+    x, y = corpus.A, corpus.B
+    value, t = jvp(corpus.f_mul, (x, y), (np.ones_like(x), np.zeros_like(y)))
+    assert_close(value, x * y)
+    assert_close(t, y)
+
+
+def test_single_primal_and_tangent():
+    value, t = jvp(corpus.f_sin_sq, corpus.A, np.ones_like(corpus.A))
+    assert_close(t, 2 * corpus.A * np.cos(corpus.A ** 2))
+
+
+def test_tangents_interleave_with_primal():
+    d = differentiate(corpus.f_statements, mode="forward")
+    lines = [ln.strip() for ln in d.source.splitlines()]
+    i = lines.index("a = x * y")
+    assert lines[i + 1].startswith("da = ")
+    assert "def jvp_f_statements(x, y, *, dx):" in d.source
+    assert "return t5, dt5" in d.source
+
+
+def test_branch_that_only_one_side_makes_active():
+    def f(x):
+        y = x * 2.0 if x.shape[0] > 5 else 3.0
+        return x * y
+
+    value, t = jvp(f, corpus.A, np.ones_like(corpus.A))
+    assert_close(t, 3.0 * np.ones_like(corpus.A))
+
+
+def test_wrong_number_of_tangents():
+    d = differentiate(corpus.f_mul, wrt=(0, 1), mode="forward")
+    with pytest.raises(ValueError, match="tangent"):
+        d.jvp((corpus.A, corpus.B), (corpus.A,))
+
+
+def test_mode_checked():
+    with pytest.raises(ValueError, match="mode"):
+        differentiate(corpus.f_mul, mode="sideways")
+
+
+def test_forward_decorator_keeps_reverse_available():
+    d = differentiate(corpus.f_sum, mode="forward")
+    assert_close(d(corpus.A), corpus.f_sum(corpus.A))
+    assert_close(d.grad(corpus.A), 2 * corpus.A)
+
+
+from hypothesis import given  # noqa: E402
+
+from tests.transpiler.test_random_programs import build, programs  # noqa: E402
+
+
+@given(programs())
+def test_random_program_forward(program):
+    names, shapes, lines, seed = program
+    fn, source = build(names, lines)
+    rng = np.random.default_rng(seed)
+    args = [rng.normal(size=s) if s else np.float64(rng.normal()) for s in shapes]
+    tangents = [rng.normal(size=s) if s else np.float64(rng.normal()) for s in shapes]
+    value, tout = jvp(fn, args, tangents)
+    try:
+        assert_close(tout, numeric_jvp(fn, args, tangents), 1e-4, 1e-5, what="jvp vs fd")
+        assert np.shape(tout) == np.shape(value)
+    except AssertionError as e:
+        raise AssertionError(f"program:\n{source}\n{e}") from None
