@@ -11,6 +11,7 @@ import numpy as np
 
 from . import nest
 from .tape import GradientTape, UnconnectedGradients, _unconnected_mode  # noqa: F401
+from .tape import _flat_items as _flat
 from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
 
 __all__ = ["ForwardAccumulator", "GradientTape"]
@@ -141,12 +142,3 @@ class ForwardAccumulator:
         z = np.zeros(np.shape(v), dtype=getattr(v, "dtype", np.float32))
         return _wrap(z) if as_tensor else z
 
-
-def _flat(seq):
-    out = []
-    for a in seq:
-        if type(a) in (list, tuple):
-            out.extend(_flat(a))
-        else:
-            out.append(a)
-    return out

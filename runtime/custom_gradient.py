@@ -16,6 +16,7 @@ import numpy as np
 
 from . import nest
 from .rules.registry import Rule
+from .tape import _flat_items as _flat
 from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
 
 __all__ = ["custom_gradient", "recompute_grad"]
@@ -32,15 +33,6 @@ class _VariableWatcher:
             if isinstance(a, Variable) and a._trainable:
                 self.variables.setdefault(id(a), a)
 
-
-def _flat(seq):
-    out = []
-    for a in seq:
-        if type(a) in (list, tuple):
-            out.extend(_flat(a))
-        else:
-            out.append(a)
-    return out
 
 
 class _Cotangent:
