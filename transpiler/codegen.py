@@ -132,8 +132,12 @@ def module_source(fn_node, source, ctx, note=None):
     scope = ctx.parsed.scope
     for name in free_names(fn_node):
         obj = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
-        if getattr(builtins, name, None) is obj or name in scope.closure:
+        if getattr(builtins, name, None) is obj:
             continue
+        if name in scope.closure and not (isinstance(obj, types.ModuleType) or (callable(obj) and (
+                getattr(obj, "__module__", None) or "").startswith(("numpy", "runtime.", "transpiler."))
+                and "<" not in getattr(obj, "__qualname__", "<"))):
+            continue      # a closure value of the user's (a generated function's helpers are imported)
         mod = getattr(obj, "__module__", None)
         qual = getattr(obj, "__name__", None)
         if not isinstance(obj, types.ModuleType) and mod and qual == name and mod != "__main__" \

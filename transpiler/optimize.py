@@ -175,6 +175,27 @@ def _tidy_comments(body):
     return out
 
 
+def _as_ifexp(body):
+    """``if c: a = x`` / ``else: a = y`` (one assignment each) back to ``a = x if c else y``.
+
+    Keeps a conditional expression of the user's (or a generated seed default) one line, and
+    keeps generated code inside the straight-line core so it can be transformed again."""
+    out = []
+    for s in body:
+        if isinstance(s, ast.If) and len(s.body) == 1 and len(s.orelse) == 1:
+            a, b = s.body[0], s.orelse[0]
+            if isinstance(a, ast.Assign) and isinstance(b, ast.Assign) and len(a.targets) == 1 \
+                    and len(b.targets) == 1 and isinstance(a.targets[0], ast.Name) \
+                    and isinstance(b.targets[0], ast.Name) and a.targets[0].id == b.targets[0].id:
+                new = ast.Assign([a.targets[0]], ast.IfExp(s.test, a.value, b.value))
+                out.append(ast.copy_location(new, s))
+                continue
+        if isinstance(s, ast.If):
+            s.body, s.orelse = _as_ifexp(s.body), _as_ifexp(s.orelse)
+        out.append(s)
+    return out
+
+
 def optimize(fn, ctx):
     """Simplify the generated FunctionDef ``fn`` in place and return it."""
     def resolve(func):
@@ -194,5 +215,6 @@ def optimize(fn, ctx):
     _propagate_copies(fn.body, params)
     _dce(fn.body, set(), resolve)
     fn.body = _tidy_comments(fn.body)
+    fn.body = _as_ifexp(fn.body)
     # an `if` whose branches are both `pass` has nothing left to do
     return ast.fix_missing_locations(fn)

@@ -1,0 +1,150 @@
+"""Derivative rules for what generated gradients call, so generated code is differentiable again.
+
+A generated adjoint calls a few numpy-level helpers (``unbroadcast``, ``expand_reduced``,
+``split_like``...) and, for rules with shape-dependent control flow, the VJP rule itself by
+name (``matmul_vjp_a(bout, t1, x, w)``).  Transforming that code again -- ``grad(grad(f))``,
+forward-over-reverse ``hvp`` -- needs rules for those calls.  All of them are linear in the
+cotangent they move, so their derivatives are each other:
+
+* ``unbroadcast`` (sum to x's shape) and ``broadcast_like`` (broadcast to ans's shape) are
+  each other's adjoint; ``expand_reduced`` and ``sum_like`` likewise;
+* a bilinear primitive P(a, b) (matmul, dot) has ``vjp_a(g; b)`` bilinear in (g, b), so
+  ``d vjp_a / d g`` is ``vjp_a`` itself (forward) or ``jvp_a`` (its transpose), and
+  ``d vjp_a / d b`` is ``vjp_b`` with ``a`` replaced by the incoming cotangent.
+
+Importing this module registers the rules (the tape is unaffected: none of these helpers is
+a tape primitive).  The rules live here rather than in ``runtime/rules`` only because the
+transpiler is their sole user today.
+"""
+
+import linecache
+
+import numpy as np
+
+from runtime.rules import arithmetic, shape
+from runtime.rules.registry import define, lookup, nondifferentiable
+from runtime.rules.support import (axis_index, broadcast_like, expand_reduced, inverse_permutation,
+                                   keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
+                                   unbroadcast, unstack)
+
+__all__ = ["sum_like"]
+
+
+def sum_like(h, g, x, axis=None, keepdims=False):
+    """The adjoint of ``expand_reduced(g, x, axis, keepdims)``: sum ``h`` (shaped like x) to g's shape."""
+    if not keepdims and axis is not None:
+        return np.reshape(np.sum(h, axis=axis), shape_of(g))
+    return unbroadcast(h, g)
+
+
+# unbroadcast(g, x) <-> broadcast_like(t, ans)
+def unbroadcast_vjp(h, ans, g, x):
+    return broadcast_like(h, g)
+
+
+def unbroadcast_jvp(t, ans, g, x):
+    return unbroadcast(t, x)
+
+
+def broadcast_like_vjp(h, out, t, ans):
+    return unbroadcast(h, t)
+
+
+def broadcast_like_jvp(s, out, t, ans):
+    return broadcast_like(s, ans)
+
+
+# expand_reduced(g, x, axis, keepdims) <-> sum_like(h, g, x, axis, keepdims)
+def expand_reduced_vjp(h, ans, g, x, axis=None, keepdims=False):
+    return sum_like(h, g, x, axis, keepdims)
+
+
+def expand_reduced_jvp(t, ans, g, x, axis=None, keepdims=False):
+    return expand_reduced(t, x, axis, keepdims)
+
+
+def sum_like_vjp(k, ans, h, g, x, axis=None, keepdims=False):
+    return expand_reduced(k, x, axis, keepdims)
+
+
+def sum_like_jvp(t, ans, h, g, x, axis=None, keepdims=False):
+    return sum_like(t, g, x, axis, keepdims)
+
+
+# split_like / unstack return tuples: forward mode only
+def split_like_jvp(t, ans, g, arrays, axis):
+    return split_like(t, arrays, axis)
+
+
+def unstack_jvp(t, ans, g, n, axis):
+    return unstack(t, n, axis)
+
+
+def tuple_result_vjp(h, ans, *args):
+    raise NotImplementedError("reverse mode through split_like/unstack (the adjoint of concatenate/stack) "
+                              "is not supported yet; use forward-over-reverse (hvp, hessian) instead")
+
+
+define(unbroadcast, vjp=(unbroadcast_vjp, None), jvp=(unbroadcast_jvp, None))
+define(broadcast_like, vjp=(broadcast_like_vjp, None), jvp=(broadcast_like_jvp, None))
+define(expand_reduced, vjp=(expand_reduced_vjp, None), jvp=(expand_reduced_jvp, None))
+define(sum_like, vjp=(sum_like_vjp, None, None), jvp=(sum_like_jvp, None, None))
+define(split_like, vjp=(tuple_result_vjp, None), jvp=(split_like_jvp, None))
+define(unstack, vjp=(tuple_result_vjp, None), jvp=(unstack_jvp, None))
+nondifferentiable(shape_of, reduced_size, axis_index, keepdims_shape, normalize_axes, inverse_permutation)
+
+
+# --- bilinear primitives: rules for their VJP rules ---------------------------------------
+_BILINEAR = """
+def {va}_jvp_g(t, res, g, ans, a, b{extra}):
+    return {va}(t, ans, a, b)
+
+
+def {va}_jvp_b(t, res, g, ans, a, b{extra}):
+    return {va}(g, ans, a, t)
+
+
+def {va}_vjp_g(h, res, g, ans, a, b{extra}):
+    return {ja}(h, ans, a, b)
+
+
+def {va}_vjp_b(h, res, g, ans, a, b{extra}):
+    return {vb}(g, ans, h, b)
+
+
+def {vb}_jvp_g(t, res, g, ans, a, b{extra}):
+    return {vb}(t, ans, a, b)
+
+
+def {vb}_jvp_a(t, res, g, ans, a, b{extra}):
+    return {vb}(g, ans, t, b)
+
+
+def {vb}_vjp_g(h, res, g, ans, a, b{extra}):
+    return {jb}(h, ans, a, b)
+
+
+def {vb}_vjp_a(h, res, g, ans, a, b{extra}):
+    return {va}(g, ans, a, h)
+
+
+define({va}, vjp=({va}_vjp_g, None, None, {va}_vjp_b), jvp=({va}_jvp_g, None, None, {va}_jvp_b))
+define({vb}, vjp=({vb}_vjp_g, None, {vb}_vjp_a, None), jvp=({vb}_jvp_g, None, {vb}_jvp_a, None))
+"""
+
+
+def _bilinear(module, prim, extra=""):
+    rule = lookup(prim)
+    va, vb = rule.vjp(0), rule.vjp(1)
+    ja, jb = rule.jvp(0), rule.jvp(1)
+    source = _BILINEAR.format(va=va.__name__, vb=vb.__name__, ja=ja.__name__, jb=jb.__name__, extra=extra)
+    filename = f"<adjoin rules for {va.__name__}/{vb.__name__}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = dict(vars(module))
+    namespace.update(define=define)
+    exec(compile(source, filename, "exec"), namespace)
+    globals().update({k: v for k, v in namespace.items() if k.startswith((va.__name__, vb.__name__))})
+
+
+_bilinear(arithmetic, np.matmul)
+_bilinear(shape, np.dot, extra=", out=None")
