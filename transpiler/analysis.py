@@ -135,7 +135,7 @@ def walk_assigns(body):
     for s in body:
         if isinstance(s, ast.Assign):
             yield s
-        elif isinstance(s, ast.If):
+        elif isinstance(s, (ast.If, ast.For, ast.While)):
             yield from walk_assigns(s.body)
             yield from walk_assigns(s.orelse)
 
@@ -162,19 +162,42 @@ def _flows(op, index):
     return op.rule.vjp(index) is not None
 
 
-def analyze(fn, wrt_names, outputs):
-    """Activity, usefulness and scalar knowledge for a core FunctionDef."""
+def analyze(fn, wrt_names, outputs, scalar_params=()):
+    """Activity, usefulness and scalar knowledge for a core FunctionDef.
+
+    Loops make these fixpoints: a value assigned late in a loop body reaches the body's
+    start in the next iteration.  A name is scalar when every assignment to it is.
+    """
     ops = {}
+    assigns = list(walk_assigns(fn.body))
+    for s in assigns:
+        ops[id(s)] = describe(s.value)
     active = set(wrt_names)
-    scalars = set()
-    for s in walk_assigns(fn.body):
-        op = describe(s.value)
-        ops[id(s)] = op
-        target = s.targets[0].id
-        if any(name in active and _flows(op, i) for i, name in op.operands()):
-            active.add(target)
-        if _is_scalar(op, scalars):
-            scalars.add(target)
+    changed = True
+    while changed:
+        changed = False
+        for s in assigns:
+            target = s.targets[0].id
+            if target in active:
+                continue
+            op = ops[id(s)]
+            if any(name in active and _flows(op, i) for i, name in op.operands()):
+                active.add(target)
+                changed = True
+    by_target = {}
+    for s in assigns:
+        by_target.setdefault(s.targets[0].id, []).append(ops[id(s)])
+    scalar_params = set(scalar_params) | {
+        a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
+        if isinstance(a.annotation, ast.Name) and a.annotation.id == "float"}   # x: float
+    scalars = set(by_target) | scalar_params
+    changed = True
+    while changed:
+        changed = False
+        for target, target_ops in by_target.items():
+            if target in scalars and not all(_is_scalar(op, scalars) for op in target_ops):
+                scalars.discard(target)
+                changed = True
     useful = set(outputs)
     _mark_useful(fn.body, useful, active, ops)
     return Analysis(active, useful, scalars, ops)
@@ -183,10 +206,14 @@ def analyze(fn, wrt_names, outputs):
 def _mark_useful(body, useful, active, ops):
     for s in reversed(body):
         if isinstance(s, ast.If):
-            a, b = set(useful), set(useful)
-            _mark_useful(s.body, a, active, ops)
-            _mark_useful(s.orelse, b, active, ops)
-            useful |= a | b
+            _mark_useful(s.body, useful, active, ops)
+            _mark_useful(s.orelse, useful, active, ops)
+        elif isinstance(s, (ast.For, ast.While)):
+            while True:
+                size = len(useful)
+                _mark_useful(s.body, useful, active, ops)
+                if len(useful) == size:
+                    break
         elif isinstance(s, ast.Assign):
             if s.targets[0].id in useful:
                 op = ops[id(s)]

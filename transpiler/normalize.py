@@ -37,10 +37,6 @@ _METHOD_FUNCTION = {"flatten": "ravel", "conj": "conjugate"}
 CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}
 
 _UNSUPPORTED_STMT = {
-    ast.If: ("`if` statements are not supported yet",
-             "use a conditional expression (`a if cond else b`) or np.where for now"),
-    ast.For: ("`for` loops are not supported yet", "vectorize the loop with numpy operations for now"),
-    ast.While: ("`while` loops are not supported yet", "vectorize the loop with numpy operations for now"),
     ast.With: ("`with` blocks are not supported yet", "move the block outside the differentiated function"),
     ast.Try: ("`try` blocks are not supported yet", "move error handling outside the differentiated function"),
     ast.FunctionDef: ("nested function definitions are not supported yet",
@@ -162,6 +158,7 @@ class Normalizer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]
+        self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
         returned = False
         for stmt in body:
             self.src = stmt
@@ -179,8 +176,23 @@ class Normalizer:
         new._tuples = self.tuples
         return new
 
+    def block(self, stmts):
+        for stmt in stmts:
+            saved, self.src = self.src, stmt
+            self.statement(stmt)
+            self.src = saved
+
     def statement(self, s):
         kind = type(s)
+        if kind is ast.If:
+            return self.if_statement(s)
+        if kind is ast.For:
+            return self.for_statement(s)
+        if kind is ast.While:
+            return self.while_statement(s)
+        if kind in (ast.Break, ast.Continue):
+            raise self.error(f"`{'break' if kind is ast.Break else 'continue'}` here is not supported", s,
+                             "use it directly inside a for/while loop body (or an if inside one)")
         if kind in _UNSUPPORTED_STMT:
             msg, hint = _UNSUPPORTED_STMT[kind]
             raise self.error(msg, s, hint)
@@ -237,6 +249,194 @@ class Normalizer:
             return
         raise self.error(f"{kind.__name__} statements are not supported", s,
                          "rewrite the function as straight-line numpy code")
+
+    # --- control flow --------------------------------------------------------------------
+    def atom_name(self, atom, loc):
+        """``atom`` as a local name (constants and globals get a temporary)."""
+        if isinstance(atom, ast.Name) and not getattr(atom, "_static", False):
+            return atom
+        name = self.ctx.namer.temp()
+        self.assign(name, atom, loc)
+        return ast.Name(name, ast.Load())
+
+    def sub_block(self, stmts):
+        """Normalize ``stmts`` into a fresh list; returns (statements, versions after)."""
+        saved_out, saved_version = self.out, dict(self.version)
+        self.out = []
+        self.block(stmts)
+        out, after = self.out, self.version
+        self.out, self.version = saved_out, saved_version
+        return out, after
+
+    def if_statement(self, s):
+        test = self.atom_name(self.expr(s.test), s.test)
+        body, vb = self.sub_block(s.body)
+        orelse, vo = self.sub_block(s.orelse)
+        for user in sorted(set(vb) | set(vo)):
+            if vb.get(user) == vo.get(user):
+                if user in vb:
+                    self.version[user] = vb[user]
+                continue
+            merged = self.ctx.namer.claim(user)
+            for out, ver in ((body, vb), (orelse, vo)):
+                src = ver.get(user)
+                value = ast.Name(src, ast.Load()) if src is not None else ast.Constant(None)
+                if src in self.shared:
+                    self.shared.add(merged)
+                out.append(self.make_assign(merged, value, s))
+            self.first_stored.add(user)
+            self.version[user] = merged
+        self.emit(ast.If(test, body or [ast.Pass()], orelse or [ast.Pass()]), s)
+
+    def assigned_names(self, stmts):
+        out = set()
+        for st in stmts:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    out.add(n.id)
+                elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                    out.add(n.target.id)
+        return out
+
+    def loaded_outside(self, loop):
+        inside = {id(n) for n in ast.walk(loop)}
+        return {n.id for st in self.fn_body for n in ast.walk(st)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside}
+
+    def enter_loop(self, loop, stmts, exclude=()):
+        """Carried names: user variables the body assigns that live across iterations."""
+        assigned = self.assigned_names(stmts) - set(exclude)
+        outside = self.loaded_outside(loop)
+        carried = []
+        for user in sorted(assigned):
+            if user in self.version or user in outside:
+                name = self.ctx.namer.claim(user)
+                src = self.version.get(user)
+                self.emit(self.make_assign(name, ast.Name(src, ast.Load()) if src else ast.Constant(None), loop),
+                          loop)
+                if src in self.shared:
+                    self.shared.add(name)
+                self.first_stored.add(user)
+                self.version[user] = name
+                carried.append((user, name))
+        return carried
+
+    def back_edges(self, carried, loc):
+        for user, name in carried:
+            current = self.version.get(user)
+            if current != name:
+                src = self.out[-1]._src if self.out and getattr(self.out[-1], "_src", None) else self.src
+                st = self.make_assign(name, ast.Name(current, ast.Load()) if current else ast.Constant(None), loc)
+                st._backedge = True
+                self.out.append(st)
+                st._src = src
+            self.version[user] = name
+
+    def for_statement(self, s):
+        it = s.iter
+        fn = None
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id not in self.version:
+            try:
+                fn = self.resolve(it.func)
+            except Unresolved:
+                fn = None
+        brk = getattr(s, "_break", None)
+        if fn is range and isinstance(s.target, ast.Name) and not it.keywords and brk is None \
+                and not any(isinstance(a, ast.Starred) for a in it.args):
+            args = [self.expr(a) for a in it.args]
+            carried = self.enter_loop(s, s.body, exclude=[s.target.id])
+            target = self.store(s.target.id)
+            before = dict(self.version)
+            self.version[s.target.id] = target
+            saved_out, self.out = self.out, []
+            self.block(s.body)
+            self.back_edges(carried, s)
+            body, self.out = self.out, saved_out
+            self.version = before
+            self.version[s.target.id] = target
+            call = ast.copy_location(ast.Call(ast.Name(it.func.id, ast.Load()), args, []), it)
+            call._prim = range
+            loop = ast.copy_location(ast.For(ast.Name(target, ast.Store()), call, body or [ast.Pass()], [], None), s)
+            loop._carried = [c for _, c in carried]
+            loop._src = self.src
+            self.out.append(loop)
+            return
+        # any other iterable: an index loop over its length
+        setup, length, bind = self.iteration(s.target, it, fn, s)
+        k = self.ctx.namer.claim("k")
+        for st in setup:
+            self.statement(st)
+        if brk is None:
+            rng = _mk(ast.Call(ast.Name(self.ctx.ref(range, "range").id, ast.Load()), [length], []), s)
+            new = _mk(ast.For(ast.Name(k, ast.Store()), rng, bind(k) + list(s.body), [], None), s)
+            return self.for_statement(new)
+        # with break: k = 0; while not broke and k < n: target = seq[k]; k += 1; body
+        n = self.ctx.namer.claim("n")
+        self.statement(_assign(n, length, s))
+        self.statement(_assign(k, ast.Constant(0), s))
+        test = _mk(ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), ast.Name(brk, ast.Load())),
+                                          ast.Compare(ast.Name(k, ast.Load()), [ast.Lt()],
+                                                      [ast.Name(n, ast.Load())])]), s)
+        step = _assign(k, ast.BinOp(ast.Name(k, ast.Load()), ast.Add(), ast.Constant(1)), s)
+        self.while_statement(_mk(ast.While(test, bind(k) + [step] + list(s.body), []), s))
+
+    def iteration(self, target, it, fn, loc):
+        """(setup statements, length expression, k -> statements binding the target)."""
+        import copy
+        load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
+        if fn in (zip, enumerate) and not it.keywords[1:] and it.args:
+            if fn is enumerate:
+                seqs = it.args[:1]
+                start = it.args[1] if len(it.args) > 1 else (it.keywords[0].value if it.keywords else ast.Constant(0))
+            else:
+                seqs, start = it.args, None
+            names = [self.ctx.namer.claim("seq") for _ in seqs]
+            setup = [_assign(nm, sq, loc) for nm, sq in zip(names, seqs)]
+            lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
+            length = lens[0] if len(lens) == 1 else ast.Call(ast.Name("min", ast.Load()), lens, [])
+            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == (2 if fn is enumerate else len(seqs)):
+                def bind(k):
+                    items = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
+                             else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
+                    items += [ast.Subscript(load(nm), load(k), ast.Load()) for nm in names]
+                    return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items)]
+                return setup, _mk(length, loc), bind
+            raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
+                             "names in the for statement", target, "write `for i, x in ...`")
+        if fn is range:
+            name = self.ctx.namer.claim("seq")
+            return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
+                    lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
+                                              ast.Subscript(load(name), load(k), ast.Load())), loc)])
+        if isinstance(it, ast.Call) and fn is not None and fn not in (list, tuple, reversed):
+            pass
+        name = self.ctx.namer.claim("seq")
+        return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
+                lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
+                                          ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def while_statement(self, s):
+        if s.orelse:
+            raise self.error("`while ... else` is handled by the restructuring step", s, "")
+        carried = self.enter_loop(s, s.body + [ast.Expr(s.test)])
+        cond = self.ctx.namer.claim("cond")
+        self.assign(cond, self.expr(s.test), s.test)
+        before = dict(self.version)
+        saved_out, self.out = self.out, []
+        self.block(s.body)
+        saved_src, self.src = self.src, s
+        new = self.expr(s.test)
+        st = self.make_assign(cond, new, s.test)
+        st._backedge = True
+        self.emit(st, s.test)
+        self.back_edges(carried, s)
+        self.src = saved_src
+        body, self.out = self.out, saved_out
+        self.version = before
+        loop = ast.copy_location(ast.While(ast.Name(cond, ast.Load()), body, []), s)
+        loop._carried = [c for _, c in carried] + [cond]
+        loop._src = self.src
+        self.out.append(loop)
 
     def bind(self, target, value_node):
         """``target = value_node``: the common single-target assignment."""
@@ -523,3 +723,172 @@ class Normalizer:
 def normalize(ctx):
     """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef."""
     return Normalizer(ctx).run()
+
+
+# --- control flow on the user's AST: jumps become structure ------------------------------
+
+def _at_level(stmts, kinds):
+    """Does a statement of ``kinds`` occur in ``stmts`` outside nested loops and functions?"""
+    for s in stmts:
+        if isinstance(s, kinds):
+            return True
+        if isinstance(s, ast.If) and _at_level(s.body + s.orelse, kinds):
+            return True
+        if isinstance(s, (ast.With, ast.Try)) and _at_level(
+                getattr(s, "body", []) + getattr(s, "orelse", []) + getattr(s, "finalbody", []), kinds):
+            return True
+    return False
+
+
+def _returns_anywhere(stmts):
+    for s in stmts:
+        for n in ast.walk(s) if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+            if isinstance(n, ast.Return):
+                return True
+    return False
+
+
+def _mk(node, like):
+    return ast.fix_missing_locations(ast.copy_location(node, like))
+
+
+def _assign(name, value, like):
+    return _mk(ast.Assign([ast.Name(name, ast.Store())], value), like)
+
+
+class Restructure:
+    """Rewrite ``break``/``continue``/``return`` anywhere into structured code.
+
+    ``continue`` moves the rest of the loop body into the branch that does not continue;
+    ``break`` sets a flag tested by the loop (a ``for`` with a ``break`` becomes an index
+    ``while``); ``return`` inside a loop sets a result and breaks; ``return`` inside
+    branches becomes one assignment per branch and a single ``return`` at the end.
+    """
+
+    def __init__(self, namer):
+        self.namer = namer
+
+    def fresh(self, name):
+        return self.namer.claim(name)
+
+    # -- loops ---------------------------------------------------------------------------
+    def loops(self, block):
+        out = []
+        for s in block:
+            if isinstance(s, ast.If):
+                s = _mk(ast.If(s.test, self.loops(s.body), self.loops(s.orelse)), s)
+                out.append(s)
+            elif isinstance(s, (ast.For, ast.While)):
+                out.extend(self.loop(s))
+            else:
+                out.append(s)
+        return out
+
+    def loop(self, s):
+        body = self.loops(s.body)
+        orelse = self.loops(s.orelse)
+        has_break = _at_level(body, (ast.Break, ast.Return))
+        has_return = _at_level(body, ast.Return)
+        if not has_break:
+            body = self.jumps(body, None, None) if _at_level(body, ast.Continue) else body
+            new = ast.For(s.target, s.iter, body, [], None) if isinstance(s, ast.For) \
+                else ast.While(s.test, body, [])
+            return [_mk(new, s)] + orelse
+        brk = self.fresh("broke")
+        flag = ret = None
+        if has_return:
+            flag, ret = self.fresh("returned"), self.fresh("result")
+        body = self.jumps(body, brk, (flag, ret))
+        pre = [_assign(brk, ast.Constant(False), s)]
+        if has_return:
+            pre.append(_assign(flag, ast.Constant(False), s))
+        not_broke = _mk(ast.UnaryOp(ast.Not(), ast.Name(brk, ast.Load())), s)
+        if isinstance(s, ast.While):
+            test = _mk(ast.BoolOp(ast.And(), [not_broke, s.test]), s)
+            loop = _mk(ast.While(test, body, []), s)
+        else:
+            loop = _mk(ast.For(s.target, s.iter, body, [], None), s)
+            loop._break = brk          # for_statement turns it into an index while loop
+        post = []
+        if orelse:
+            post.append(_mk(ast.If(not_broke, orelse, []), s))
+        if has_return:
+            post.append(_mk(ast.If(ast.Name(flag, ast.Load()), [_mk(ast.Return(ast.Name(ret, ast.Load())), s)],
+                                   []), s))
+        return pre + [loop] + post
+
+    def jumps(self, block, brk, ret):
+        """The block without jumps at this loop level (the rest of the body moves into branches)."""
+        out = []
+        for i, s in enumerate(block):
+            if isinstance(s, ast.Continue):
+                return out
+            if isinstance(s, ast.Break):
+                out.append(_assign(brk, ast.Constant(True), s))
+                return out
+            if isinstance(s, ast.Return):
+                flag, name = ret
+                value = s.value if s.value is not None else ast.Constant(None)
+                out.extend([_assign(name, value, s), _assign(flag, ast.Constant(True), s),
+                            _assign(brk, ast.Constant(True), s)])
+                return out
+            if isinstance(s, ast.If) and _at_level([s], (ast.Break, ast.Continue, ast.Return)):
+                import copy
+                rest = block[i + 1:]
+                body = self.jumps(s.body + copy.deepcopy(rest), brk, ret)
+                orelse = self.jumps(s.orelse + copy.deepcopy(rest), brk, ret)
+                out.append(_mk(ast.If(s.test, body, orelse), s))
+                return out
+            out.append(s)
+        return out
+
+    # -- returns -------------------------------------------------------------------------
+    def lift(self, block):
+        """(block, always returns) with every ``return`` last in its branch."""
+        import copy
+        out = []
+        for i, s in enumerate(block):
+            if isinstance(s, ast.Return):
+                out.append(s)
+                return out, True
+            if isinstance(s, ast.If) and _returns_anywhere([s]):
+                rest = block[i + 1:]
+                body, rb = self.lift(s.body + copy.deepcopy(rest))
+                orelse, ro = self.lift(s.orelse + copy.deepcopy(rest))
+                out.append(_mk(ast.If(s.test, body or [_mk(ast.Pass(), s)], orelse or [_mk(ast.Pass(), s)]), s))
+                return out, rb and ro
+            out.append(s)
+        return out, False
+
+    def function_body(self, body, fn):
+        body = self.loops(body)
+        if not _returns_anywhere(body) or (isinstance(body[-1], ast.Return)
+                                           and not _returns_anywhere(body[:-1])):
+            return body
+        body, always = self.lift(body)
+        if isinstance(body[-1], ast.Return):
+            return body
+        if not always:
+            return body          # the caller reports the missing final return
+        values = [n.value for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
+        sizes = {len(v.elts) if isinstance(v, ast.Tuple) else None for v in values}
+        size = sizes.pop() if len(sizes) == 1 else None
+        names = [self.fresh(f"result{k}") for k in range(size)] if size else [self.fresh("result")]
+
+        class Swap(ast.NodeTransformer):
+            def visit_Return(self, node):
+                target = ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store()) if size \
+                    else ast.Name(names[0], ast.Store())
+                return _mk(ast.Assign([target], node.value if node.value is not None else ast.Constant(None)),
+                           node)
+
+            def visit_FunctionDef(self, node):
+                return node
+
+        body = [Swap().visit(s) for s in body]
+        last = body[-1]
+        value = ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load()) if size \
+            else ast.Name(names[0], ast.Load())
+        body.append(_mk(ast.Return(value), last))
+        body[-1].lineno = getattr(last, "end_lineno", last.lineno) or last.lineno
+        return body

@@ -109,9 +109,13 @@ def _propagate_copies(body, params):
     stores = {}
     nested = set()
     for i, s in enumerate(body):
-        if isinstance(s, ast.Assign):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
             stores.setdefault(s.targets[0].id, []).append(i)
-        elif isinstance(s, ast.If):
+        elif isinstance(s, ast.Assign):
+            for n in ast.walk(s.targets[0]):
+                if isinstance(n, ast.Name):
+                    nested.add(n.id)
+        elif isinstance(s, (ast.If, ast.For, ast.While)):
             for n in ast.walk(s):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     nested.add(n.id)
@@ -136,7 +140,11 @@ def _dce(body, live, resolve):
     """Remove dead pure assignments; returns the names live before ``body``."""
     keep = []
     for s in reversed(body):
-        if isinstance(s, ast.Assign):
+        if isinstance(s, ast.Assign) and not isinstance(s.targets[0], ast.Name):
+            stored = {n.id for n in ast.walk(s.targets[0]) if isinstance(n, ast.Name)}
+            live = (live - stored) | _reads(s.value)
+            keep.append(s)
+        elif isinstance(s, ast.Assign):
             name = s.targets[0].id
             if name not in live and _pure(s.value, resolve):
                 continue
@@ -150,6 +158,15 @@ def _dce(body, live, resolve):
             if all(isinstance(x, ast.Pass) for x in s.body + s.orelse):
                 continue
             live = s.live_in = a | b | _reads(s.test)
+            keep.append(s)
+        elif isinstance(s, (ast.For, ast.While)):
+            # conservatively, whatever the loop reads anywhere is live at the end of its body
+            inner = live | _reads(s)
+            _dce(s.body, set(inner), resolve)
+            s.body = [x for x in s.body if not isinstance(x, ast.Pass)] or [ast.Pass()]
+            if all(isinstance(x, ast.Pass) or _is_comment(x) for x in s.body):
+                continue
+            live = live | _reads(s)
             keep.append(s)
         elif _is_comment(s):
             keep.append(s)
@@ -171,6 +188,8 @@ def _tidy_comments(body):
         if isinstance(s, ast.If):
             s.body = _tidy_comments(s.body) or [ast.Pass()]
             s.orelse = _tidy_comments(s.orelse) or [ast.Pass()]
+        elif isinstance(s, (ast.For, ast.While)):
+            s.body = _tidy_comments(s.body) or [ast.Pass()]
         out.append(s)
     return out
 

@@ -85,7 +85,11 @@ class Reverse:
                 g = ast.Subscript(self.load(self.seed), ast.Constant(i), ast.Load()) if is_tuple \
                     else self.load(self.seed)
                 self.contribute(adjoint, has, o.id, g)
-        self.sweep(body, adjoint, has)
+        self.stack = None
+        primal = self.sweep(body, adjoint, has)
+        stmts[:len(body)] = primal
+        if self.stack is not None:
+            stmts.insert(0, ast.Assign([ast.Name(self.stack, ast.Store())], ast.List([], ast.Load())))
         stmts.extend(adjoint)
 
         grads = []
@@ -116,31 +120,175 @@ class Reverse:
         fn.col_offset = 0
         return ast.fix_missing_locations(fn)
 
-    def sweep(self, body, out, has):
-        """Adjoint statements for ``body`` (visited last to first), appended to ``out``."""
+    def sweep(self, body, out, has, in_loop=False):
+        """Adjoint statements for ``body`` (visited last to first), appended to ``out``.
+
+        Returns the primal statements for ``body``: the same statements, with loops and
+        branches inside loops extended by what they save for the adjoint.
+        """
+        primal = []
         for s in reversed(body):
             if isinstance(s, ast.If):
-                self.branch(s, out, has)
-            elif isinstance(s, ast.Assign):
-                self.statement(s, out, has)
+                primal.append(self.branch(s, out, has, in_loop))
+            elif isinstance(s, (ast.For, ast.While)):
+                primal.extend(reversed(self.loop(s, out, has)))
+            else:
+                if isinstance(s, ast.Assign):
+                    self.statement(s, out, has)
+                primal.append(s)
+        primal.reverse()
+        return primal
 
-    def branch(self, s, out, has):
+    # --- what a block saves --------------------------------------------------------------
+    def zero(self, name):
+        if name in self.info.scalars:
+            return ast.Constant(0.0)
+        return self.np_call("zeros_like", self.load(name))
+
+    @staticmethod
+    def merged(s):
+        """Names an ``if`` defines for the code after it: assigned at the top of both branches."""
+        def tops(block):
+            return {x.targets[0].id for x in block if isinstance(x, ast.Assign)}
+        return tops(s.body) & tops(s.orelse)
+
+    def owned(self, block):
+        """Names whose value at the end of ``block`` belongs to this block's iteration."""
+        out = set()
+        for s in block:
+            if isinstance(s, ast.Assign):
+                out.add(s.targets[0].id)
+            elif isinstance(s, ast.If):
+                out |= self.merged(s)
+            elif isinstance(s, (ast.For, ast.While)):
+                out |= set(getattr(s, "_carried", ()))
+                if isinstance(s, ast.For):
+                    out.add(s.target.id)
+                if getattr(s, "_counter", None):
+                    out.add(s._counter)
+        return out
+
+    def save(self, primal, adjoint, owned, extra_tail=()):
+        """Push the owned values ``adjoint`` reads at the end of ``primal``; pop them first.
+
+        Only values the adjoint reads are saved (the to-be-recorded analysis): one tuple
+        per block per iteration.
+        """
+        reads = {n.id for st in adjoint for n in ast.walk(st)
+                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        needed = sorted(reads & owned)
+        tail = 0
+        while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
+            tail += 1
+        at = len(primal) - tail
+        primal[at:at] = list(extra_tail)
+        if not needed:
+            return
+        if self.stack is None:
+            self.stack = self.ctx.namer.claim("stack")
+        value = self.load(needed[0]) if len(needed) == 1 else ast.Tuple([self.load(n) for n in needed], ast.Load())
+        push = ast.Expr(ast.Call(ast.Attribute(self.load(self.stack), "append", ast.Load()), [value], []))
+        target = ast.Name(needed[0], ast.Store()) if len(needed) == 1 else \
+            ast.Tuple([ast.Name(n, ast.Store()) for n in needed], ast.Store())
+        pop = ast.Assign([target], ast.Call(ast.Attribute(self.load(self.stack), "pop", ast.Load()), [], []))
+        primal.insert(at + len(extra_tail), push)
+        adjoint.insert(0, pop)
+
+    def contributions(self, body):
+        """Names the adjoint of ``body`` may add to (a static over-estimate)."""
+        out = set()
+        info = self.info
+        for s in walk_assigns(body):
+            if not info.needs_adjoint(s.targets[0].id):
+                continue
+            op = info.ops[id(s)]
+            for i, n in op.operands():
+                if info.needs_adjoint(n) and (op.kind in ("copy", "tuple", "unknown")
+                                              or (op.kind == "prim" and i is not None
+                                                  and op.rule.vjp(i) is not None)):
+                    out.add(n)
+        return out
+
+    # --- control flow ----------------------------------------------------------------------
+    def branch(self, s, out, has, in_loop=False):
         a, b = set(has), set(has)
         body, orelse = [], []
         self.last_src = None
-        self.sweep(s.body, body, a)
+        pbody = self.sweep(s.body, body, a, in_loop)
         self.last_src = None
-        self.sweep(s.orelse, orelse, b)
-        if not body and not orelse:
-            return
+        porelse = self.sweep(s.orelse, orelse, b, in_loop)
         local = {x.targets[0].id for x in walk_assigns(s.body + s.orelse)}
-        for src, dst, block in ((a, b, orelse), (b, a, body)):
-            for name in sorted(src - dst - local):
-                block.append(ast.Assign([ast.Name(self.adj(name), ast.Store())],
-                                        self.np_call("zeros_like", self.load(name))))
-        has |= (a | b) - local
+        if body or orelse:
+            for src, dst, block in ((a, b, orelse), (b, a, body)):
+                for name in sorted(src - dst - local):
+                    block.append(ast.Assign([ast.Name(self.adj(name), ast.Store())], self.zero(name)))
+        has.clear()
+        has.update((a | b) - local)
+        if in_loop:
+            merged = self.merged(s)
+            self.save(pbody, body, self.owned(s.body) - merged)
+            self.save(porelse, orelse, self.owned(s.orelse) - merged)
         self.last_src = None
-        out.append(ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()]))
+        if body or orelse:
+            out.append(ast.copy_location(ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()]), s))
+        new = ast.copy_location(ast.If(s.test, pbody or [ast.Pass()], porelse or [ast.Pass()]), s)
+        return new
+
+    def loop(self, s, out, has):
+        """Reverse of a loop: the adjoint loop runs the body's adjoint once per trip, last first.
+
+        Returns the primal statements (the loop, extended with its pushes and trip count).
+        """
+        info = self.info
+        carried = set(getattr(s, "_carried", ()))
+        local = {x.targets[0].id for x in walk_assigns(s.body)} - carried
+        outer = {n for n in self.contributions(s.body) if n not in local}
+        init = []
+        for n in sorted(outer - has):
+            init.append(ast.Assign([ast.Name(self.adj(n), ast.Store())], self.zero(n)))
+        h_in = has | outer
+        hb = set(h_in)
+        adj_body = []
+        self.last_src = None
+        pbody = self.sweep(s.body, adj_body, hb, in_loop=True)
+        for n in sorted(h_in - hb):
+            adj_body.append(ast.Assign([ast.Name(self.adj(n), ast.Store())], self.zero(n)))
+        has.clear()
+        has.update(h_in)
+        owned = self.owned(s.body)
+        pre = []
+        tail = []
+        if isinstance(s, ast.For):
+            owned.discard(s.target.id)
+            header = ast.Call(self.ctx.ref(reversed, "reversed"), [_copy_args(s.iter)], [])
+            adj_loop = ast.For(ast.Name(s.target.id, ast.Store()), header, adj_body, [], None)
+        else:
+            counter = self.ctx.namer.claim("trips")
+            adj_loop = ast.For(ast.Name("_", ast.Store()),
+                               ast.Call(self.ctx.ref(range, "range"), [self.load(counter)], []), adj_body, [], None)
+            if adj_body:
+                s._counter = counter
+                pre.append(ast.copy_location(ast.Assign([ast.Name(counter, ast.Store())], ast.Constant(0)), s))
+                tail.append(ast.copy_location(ast.Assign([ast.Name(counter, ast.Store())],
+                                                         ast.BinOp(self.load(counter), ast.Add(),
+                                                                   ast.Constant(1))), s))
+        self.save(pbody, adj_body, owned, tail)
+        self.last_src = None
+        if adj_body:
+            out.extend(init)
+            src = getattr(s, "_src", None)
+            if src is not None:
+                out.append(comment("grad of: " + self.source_of(src)))
+            out.append(ast.copy_location(adj_loop, s))
+        if isinstance(s, ast.For):
+            new = ast.For(s.target, s.iter, pbody or [ast.Pass()], [], None)
+        else:
+            new = ast.While(s.test, pbody or [ast.Pass()], [])
+        new = ast.copy_location(new, s)
+        for attr in ("_carried", "_counter", "_src"):
+            if hasattr(s, attr):
+                setattr(new, attr, getattr(s, attr))
+        return pre + [new]
 
     def statement(self, s, out, has):
         target = s.targets[0].id
@@ -158,12 +306,20 @@ class Reverse:
         elif op.kind == "tuple":
             raise self.ctx.error("a tuple of differentiable values is used in a way adjoin cannot "
                                  "differentiate yet", s, "unpack the tuple into names first")
+        has.discard(target)      # the value is overwritten here: its adjoint starts again
         if block:
             src = getattr(s, "_src", None)
             if src is not None and src is not self.last_src:
-                out.append(comment("grad of: " + self.ctx.parsed.segment(src)))
+                out.append(comment("grad of: " + self.source_of(src)))
                 self.last_src = src
             out.extend(block)
+
+    def source_of(self, src):
+        """The user's statement for a comment; compound statements by their header line."""
+        if isinstance(src, (ast.If, ast.For, ast.While)):
+            line = self.ctx.parsed.line(src.lineno).strip()
+            return line if line.endswith(":") else self.ctx.parsed.segment(src)
+        return self.ctx.parsed.segment(src)
 
     def unknown(self, op, s):
         node = op.node

@@ -13,15 +13,17 @@ def helper(x):
     return x * 2
 
 
-def has_if(x):
-    if x > 0:
-        return x
-    return -x
-
-
-def has_for(x):
-    for i in range(3):
+def has_with(x):
+    with open("f"):
         x = x * 2
+    return x
+
+
+def has_try(x):
+    try:
+        x = x * 2
+    except ValueError:
+        pass
     return x
 
 
@@ -66,8 +68,8 @@ def one_arg(x):
 
 
 @pytest.mark.parametrize("fn,words", [
-    (has_if, "`if` statements"),
-    (has_for, "`for` loops"),
+    (has_with, "`with` blocks"),
+    (has_try, "`try` blocks"),
     (calls_user, "user function"),
     (no_rule, "np.linalg.norm"),
     (alias_mutation, "in place"),
