@@ -136,6 +136,56 @@ def _propagate_copies(body, params):
         i += 1
 
 
+def _count(tree, ctx):
+    out = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ctx):
+            out[n.id] = out.get(n.id, 0) + 1
+    return out
+
+
+def _propagate_local(fn, params):
+    """``a = b`` inside any block: read ``b`` instead when ``a`` is assigned once and read only
+    later in the same block, before ``b`` changes (the copies rule templates leave in loops)."""
+    stores = _count(fn, ast.Store)
+    loads = _count(fn, ast.Load)
+
+    def visit(block):
+        for s in block:
+            for field in ("body", "orelse"):
+                if isinstance(s, (ast.If, ast.For, ast.While)):
+                    visit(getattr(s, field))
+        i = 0
+        while i < len(block):
+            s = block[i]
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name):
+                a, b = s.targets[0].id, s.value.id
+                if a != b and a not in params and stores.get(a) == 1 and loads.get(a, 0) > 0:
+                    later = block[i + 1:]
+                    where = [j for j, st in enumerate(later) if a in _count(st, ast.Load)]
+                    total = sum(_count(st, ast.Load).get(a, 0) for st in later)
+                    if where and total == loads[a]:
+                        last = where[-1]
+                        between = later[:last]
+                        ok = not any(b in _count(st, ast.Store) for st in between)
+                        end = later[last]
+                        if ok and b in _count(end, ast.Store) and not (
+                                isinstance(end, ast.Assign) and isinstance(end.targets[0], ast.Name)):
+                            ok = False
+                        if ok:
+                            for st in later[:last + 1]:
+                                for n in ast.walk(st):
+                                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == a:
+                                        n.id = b
+                            loads[b] = loads.get(b, 0) + total - 1
+                            loads[a] = 0
+                            del block[i]
+                            continue
+            i += 1
+
+    visit(fn.body)
+
+
 def _dce(body, live, resolve):
     """Remove dead pure assignments; returns the names live before ``body``."""
     keep = []
@@ -232,6 +282,7 @@ def optimize(fn, ctx):
     fn = _Fold(resolve).visit(fn)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     _propagate_copies(fn.body, params)
+    _propagate_local(fn, params)
     _dce(fn.body, set(), resolve)
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)

@@ -89,7 +89,12 @@ class Reverse:
         primal = self.sweep(body, adjoint, has)
         stmts[:len(body)] = primal
         if self.stack is not None:
-            stmts.insert(0, ast.Assign([ast.Name(self.stack, ast.Store())], ast.List([], ast.Load())))
+            # values the adjoint reads that loops overwrite: pushed in the primal, popped in reverse
+            stmts[0:0] = [
+                ast.Assign([ast.Name(self.stack, ast.Store())], ast.List([], ast.Load())),
+                ast.Assign([ast.Name(self.push, ast.Store())],
+                           ast.Attribute(self.load(self.stack), "append", ast.Load())),
+                ast.Assign([ast.Name(self.pop, ast.Store())], ast.Attribute(self.load(self.stack), "pop", ast.Load()))]
         stmts.extend(adjoint)
 
         grads = []
@@ -171,8 +176,8 @@ class Reverse:
     def save(self, primal, adjoint, owned, extra_tail=()):
         """Push the owned values ``adjoint`` reads at the end of ``primal``; pop them first.
 
-        Only values the adjoint reads are saved (the to-be-recorded analysis): one tuple
-        per block per iteration.
+        Only values the adjoint reads are saved (the to-be-recorded analysis): one push
+        per value per iteration.
         """
         reads = {n.id for st in adjoint for n in ast.walk(st)
                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
@@ -186,13 +191,14 @@ class Reverse:
             return
         if self.stack is None:
             self.stack = self.ctx.namer.claim("stack")
-        value = self.load(needed[0]) if len(needed) == 1 else ast.Tuple([self.load(n) for n in needed], ast.Load())
-        push = ast.Expr(ast.Call(ast.Attribute(self.load(self.stack), "append", ast.Load()), [value], []))
-        target = ast.Name(needed[0], ast.Store()) if len(needed) == 1 else \
-            ast.Tuple([ast.Name(n, ast.Store()) for n in needed], ast.Store())
-        pop = ast.Assign([target], ast.Call(ast.Attribute(self.load(self.stack), "pop", ast.Load()), [], []))
-        primal.insert(at + len(extra_tail), push)
-        adjoint.insert(0, pop)
+            self.push = self.ctx.namer.claim("push")
+            self.pop = self.ctx.namer.claim("pop")
+        # one push per value (cheaper than building a tuple), popped in reverse order
+        pushes = [ast.Expr(ast.Call(self.load(self.push), [self.load(n)], [])) for n in needed]
+        pops = [ast.Assign([ast.Name(n, ast.Store())], ast.Call(self.load(self.pop), [], []))
+                for n in reversed(needed)]
+        primal[at + len(extra_tail):at + len(extra_tail)] = pushes
+        adjoint[0:0] = pops
 
     def contributions(self, body):
         """Names the adjoint of ``body`` may add to (a static over-estimate)."""

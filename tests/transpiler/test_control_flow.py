@@ -458,8 +458,8 @@ def test_only_needed_values_are_saved():
 
     src = differentiate(f).source
     # y*a needs y (for da) -- the sum needs nothing; t is never saved
-    assert "stack.append(y_1)" in src, src
-    assert "append((" not in src, src
+    assert "push(y_1)" in src, src
+    assert "push(t" not in src, src
 
 
 def test_straight_line_if_saves_nothing():
