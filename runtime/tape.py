@@ -222,12 +222,7 @@ class GradientTape:
         """Accumulated gradients keyed by id, for every source reachable from the targets."""
         nodes = self._nodes[:]  # a persistent tape may record this very sweep
         source_ids = {id(s) for s in sources}
-        relevant = set(source_ids)
-        for rule, args, vals, kwargs, out in nodes:
-            for a in args:
-                if id(a) in relevant or (type(a) in (list, tuple) and _any_in(a, relevant)):
-                    relevant.add(id(out))
-                    break
+        relevant = _reachable(nodes, source_ids)
 
         higher = bool(_state.tapes)  # record the sweep itself for higher-order derivatives
         grads = {}
@@ -251,22 +246,13 @@ class GradientTape:
             if rule is _GATHER_RULE and _sparse_gather(grads, g, args, vals, kwargs, source_ids):
                 continue
             for i, a in enumerate(args):
-                ta = type(a)
-                if ta is list or ta is tuple:
-                    if not _any_in(a, relevant):
-                        continue
-                elif id(a) not in relevant or not _is_tensor(a) or not _differentiable_dtype(a):
+                if not _needs_grad(a, relevant):
                     continue
                 vjp = rule.vjp(i)
                 if vjp is None:
                     continue
                 contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
-                if ta is list or ta is tuple:
-                    for item, c in zip(_flat_items(a), _flat_items(contrib)):
-                        if c is not None and _is_tensor(item) and id(item) in relevant:
-                            _accumulate(grads, id(item), c)
-                else:
-                    _accumulate(grads, id(a), contrib)
+                _distribute(grads, a, contrib, relevant)
         return grads
 
     # --- jacobians ------------------------------------------------------------------------
@@ -372,12 +358,7 @@ class GradientTape:
 
         nodes = self._nodes[:]
         source_ids = {id(s) for s in sources}
-        relevant = set(source_ids)
-        for rule, args, vals, kwargs, out in nodes:
-            for a in args:
-                if id(a) in relevant or (type(a) in (list, tuple) and _any_in(a, relevant)):
-                    relevant.add(id(out))
-                    break
+        relevant = _reachable(nodes, source_ids)
         higher = bool(_state.tapes)
         grads = {}
         if id(target) in relevant:
@@ -394,11 +375,7 @@ class GradientTape:
             kw = kwargs or {}
             slices = None
             for i, a in enumerate(args):
-                ta = type(a)
-                if ta is list or ta is tuple:
-                    if not _any_in(a, relevant):
-                        continue
-                elif id(a) not in relevant or not _is_tensor(a) or not _differentiable_dtype(a):
+                if not _needs_grad(a, relevant):
                     continue
                 vjp = rule.vjp(i)
                 if vjp is None:
@@ -414,14 +391,38 @@ class GradientTape:
                     if slices is None:
                         slices = [g[k] for k in range(n)]
                     contrib = _stack_contributions(
-                        [vjp(gk, ans, *call_args, **kw) for gk in slices], ta is list or ta is tuple)
-                if ta is list or ta is tuple:
-                    for item, c in zip(_flat_items(a), _flat_items(contrib)):
-                        if c is not None and _is_tensor(item) and id(item) in relevant:
-                            _accumulate(grads, id(item), c)
-                else:
-                    _accumulate(grads, id(a), contrib)
+                        [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
+                _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def _reachable(nodes, source_ids):
+    """Ids of the sources and of every recorded output that depends on one of them."""
+    relevant = set(source_ids)
+    for rule, args, vals, kwargs, out in nodes:
+        for a in args:
+            if id(a) in relevant or (type(a) in (list, tuple) and _any_in(a, relevant)):
+                relevant.add(id(out))
+                break
+    return relevant
+
+
+def _needs_grad(a, relevant):
+    """Whether the backward sweep must send a gradient to argument ``a`` (a tensor or a list)."""
+    if id(a) in relevant:  # only live tensors' ids are ever in ``relevant``
+        return a._value.dtype.kind in "fc"
+    return (type(a) is list or type(a) is tuple) and _any_in(a, relevant)
+
+
+def _distribute(grads, a, contrib, relevant):
+    """Add a VJP's contribution to ``a``'s gradient, item by item when ``a`` is a list of tensors."""
+    ta = type(a)
+    if ta is list or ta is tuple:
+        for item, c in zip(_flat_items(a), _flat_items(contrib)):
+            if c is not None and _is_tensor(item) and id(item) in relevant:
+                _accumulate(grads, id(item), c)
+    else:
+        _accumulate(grads, id(a), contrib)
 
 
 def _any_in(seq, ids):
