@@ -132,13 +132,18 @@ def _record_custom(inputs, variables, results, grad_of):
     return nest.pack_sequence_as(results, outs)
 
 
-def _pick_rule(k, n):
-    def vjp(g, ans, hub):
+def _slot_vjp(k, n):
+    """VJP of "output k of an n-output op": the cotangent lands in slot k of a _Cotangent."""
+    def vjp(g, ans, hub, **kwargs):
         parts = [None] * n
         parts[k] = g
         return _Cotangent(parts)
     vjp.batch_safe = True
-    return Rule(None, f"custom_gradient_output_{k}", (vjp,), (), True, None)
+    return vjp
+
+
+def _pick_rule(k, n):
+    return Rule(None, f"custom_gradient_output_{k}", (_slot_vjp(k, n),), (), True, None)
 
 
 def _any_tensor(g):

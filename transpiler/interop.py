@@ -42,6 +42,7 @@ import types
 
 import numpy as np
 
+from runtime.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
 from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
 
@@ -310,28 +311,6 @@ def _as_array(x):
 # --- several outputs: a hub op plus one pick op per output --------------------------------
 
 _HUB = np.float32(0.0)
-
-
-class _Cotangent:
-    """The cotangents of a multi-output call, one slot per output (None: none reached it)."""
-
-    __slots__ = ("parts",)
-
-    def __init__(self, parts):
-        self.parts = parts
-
-    def __add__(self, other):
-        if other is None:
-            return self
-        return _Cotangent([b if a is None else a if b is None else a + b
-                           for a, b in zip(self.parts, other.parts)])
-
-    __radd__ = __add__
-
-    def __getitem__(self, k):  # one element of a batch of cotangents (tape.jacobian)
-        return _Cotangent([None if p is None else p[k] for p in self.parts])
-
-
 _PICKS = {}
 
 
@@ -346,14 +325,8 @@ def _pick(n, k):
         def impl(hub, **kwargs):
             return kwargs[_KW].outs[k]
 
-        def vjp(g, ans, hub, **kwargs):
-            parts = [None] * n
-            parts[k] = g
-            return _Cotangent(parts)
-
-        vjp.batch_safe = True
         pick.__qualname__ = pick.__name__ = f"output_{k}_of_{n}"
-        define(pick, vjp=(vjp,), name=f"transpiled output {k}", impl=impl)
+        define(pick, vjp=(_slot_vjp(k, n),), name=f"transpiled output {k}", impl=impl)
         fn = _PICKS[key] = pick
     return fn
 
