@@ -18,7 +18,6 @@ from .analysis import analyze
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
 from .errors import TranspileError, Unresolved
-from . import higher_rules  # noqa: F401  (rules for calls in generated code)
 from .forward import forward
 from .normalize import normalize
 from .optimize import optimize

@@ -16,3 +16,4 @@ from . import special  # noqa: F401
 from . import nn  # noqa: F401
 from . import linalg  # noqa: F401
 from . import gather  # noqa: F401
+from . import adjoint_helpers  # noqa: F401  (rules for what generated gradients call)

@@ -13,17 +13,16 @@ cotangent they move, so their derivatives are each other:
   ``d vjp_a / d b`` is ``vjp_b`` with ``a`` replaced by the incoming cotangent.
 
 Importing this module registers the rules (the tape is unaffected: none of these helpers is
-a tape primitive).  The rules live here rather than in ``runtime/rules`` only because the
-transpiler is their sole user today.
+a tape primitive; it differentiates them through the primitives they are made of).
 """
 
 import linecache
 
 import numpy as np
 
-from runtime.rules import arithmetic, shape
-from runtime.rules.registry import define, lookup, nondifferentiable
-from runtime.rules.support import (axis_index, broadcast_like, expand_reduced, inverse_permutation,
+from . import arithmetic, shape
+from .registry import define, lookup, nondifferentiable
+from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation,
                                    keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
                                    unbroadcast, unstack)
 
