@@ -173,3 +173,19 @@ def check_hvp_by_fd(fn, args, argnum=0, rng=None, rtol=1e-3, atol=1e-4, eps=1e-4
     f = lambda xi: w * fn(*at(float(xi)))  # noqa: E731
     by_fd = (numeric_grad(f, x + eps * v, eps) - numeric_grad(f, x - eps * v, eps)) / (2 * eps)
     assert_close(by_rule, by_fd, rtol, atol, what=f"{rule.name} second order[{argnum}]")
+
+
+def check_binary(fn, dx, dy, shp, seed, second_order=False):
+    """Both arguments of a binary primitive on drawn broadcasting shapes.
+
+    ``dx``/``dy`` are the ``values`` domains (lo, hi, signed) of each argument.  First order
+    checks VJP and JVP against finite differences; second order checks the tape's HVP.
+    """
+    rng = np.random.default_rng(seed)
+    args = [values(rng, shp[0], *dx), values(rng, shp[1], *dy)]
+    for i in (0, 1):
+        if second_order:
+            check_hvp(fn, args, i, rng=rng)
+        else:
+            check_vjp(fn, args, i, rng=rng)
+            check_jvp(fn, args, i, rng=rng)

@@ -11,6 +11,7 @@ import runtime as tf
 from runtime.rules import lookup
 from tests.fd import assert_close
 from tests.runtime.rules_check import (
+    check_binary,
     broadcastable, check_hvp, check_jvp, check_vjp, seeds, shapes, values,
 )
 
@@ -36,20 +37,13 @@ def _id(f):
 @pytest.mark.parametrize("fn,dx,dy", BINARY, ids=[_id(f) for f, _, _ in BINARY])
 @given(shp=broadcastable(), seed=seeds)
 def test_binary(fn, dx, dy, shp, seed):
-    rng = np.random.default_rng(seed)
-    args = [values(rng, shp[0], *dx), values(rng, shp[1], *dy)]
-    for i in (0, 1):
-        check_vjp(fn, args, i, rng=rng)
-        check_jvp(fn, args, i, rng=rng)
+    check_binary(fn, dx, dy, shp, seed)
 
 
 @pytest.mark.parametrize("fn,dx,dy", BINARY, ids=[_id(f) for f, _, _ in BINARY])
 @given(shp=broadcastable(max_dims=2), seed=seeds)
 def test_binary_second_order(fn, dx, dy, shp, seed):
-    rng = np.random.default_rng(seed)
-    args = [values(rng, shp[0], *dx), values(rng, shp[1], *dy)]
-    for i in (0, 1):
-        check_hvp(fn, args, i, rng=rng)
+    check_binary(fn, dx, dy, shp, seed, second_order=True)
 
 
 @given(shp=broadcastable(), seed=seeds)
