@@ -23,6 +23,7 @@ from .normalize import normalize
 from .optimize import optimize
 from .parsing import parse_function
 from .reverse import reverse
+from .tfcalls import rewrite_tf_calls
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -70,7 +71,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
-    core = normalize(ctx)
+    core = rewrite_tf_calls(normalize(ctx), ctx)
     outputs = _output_names(core)
     info = analyze(core, names, outputs)
     import copy

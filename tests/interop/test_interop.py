@@ -266,8 +266,6 @@ def test_stop_recording_and_stop_gradient_around():
     close(tape.gradient(total, x), 2 * x.numpy())
 
 
-@pytest.mark.xfail(reason="the transpiler has no rule for tf.stop_gradient yet (TranspileError at "
-                          "decoration); once it has, the interop path handles it", strict=False)
 def test_stop_gradient_inside():
     x = tf.Variable(np.array([0.5, 1.5]))
 
@@ -359,8 +357,6 @@ def test_custom_gradient_wraps_a_differentiable_and_vice_versa():
     close(h, -2 * np.sin(xv) - xv * np.cos(xv))
 
 
-@pytest.mark.xfail(reason="the transpiler cannot yet call a tf.custom_gradient function from "
-                          "generated code (TranspileError at decoration)", strict=False)
 def test_differentiable_calling_a_custom_gradient_function():
     @tf.custom_gradient
     def double_grad_identity(x):
