@@ -33,8 +33,8 @@ without the speed-up).  That happens when
   watches such reads exactly as TF does;
 * a floating-point tensor is passed in a keyword-only parameter or inside a list/tuple/dict;
 * a forward-mode ``ForwardAccumulator`` is active (it needs JVPs, which the op has none of);
-* the transpiler cannot generate the gradient (``TranspileError``: e.g. the body calls
-  ``tf.stop_gradient`` or a ``tf.custom_gradient`` function);
+* the transpiler cannot generate the gradient (``TranspileError``: e.g. the body calls a
+  ``tf`` op that is not a numpy primitive under another name, see ``tfcalls.py``);
 * the output is not one float array or a flat tuple/list of arrays.
 """
 
@@ -131,11 +131,16 @@ def _entry_for(d, args, kwargs):
         if hasattr(rec, "_tangents"):  # forward mode: follow the function's own ops
             return None
     t = d._t
-    try:
-        bound = t.signature.bind(*args, **kwargs)
-    except TypeError:
-        return None  # let the function itself raise the usual error
-    pos, kw = bound.args, bound.kwargs
+    if kwargs or len(args) not in _BINDS_AS_IS.get(t, ()):
+        try:
+            bound = t.signature.bind(*args, **kwargs)
+        except TypeError:
+            return None  # let the function itself raise the usual error
+        pos, kw = bound.args, bound.kwargs
+        if not kwargs:  # this many positional arguments bind as themselves: skip it next time
+            _BINDS_AS_IS.setdefault(t, set()).add(len(args))
+    else:
+        pos, kw = args, {}
     for v in kw.values():
         if _contains_tensor(v) and (not isinstance(v, _TensorBase) or _is_float_tensor(v)):
             return None
@@ -180,6 +185,9 @@ import weakref  # noqa: E402
 
 _CACHE = weakref.WeakKeyDictionary()
 """_Transformer -> {argument structure: _Entry or None (None: run op by op)}."""
+
+_BINDS_AS_IS = weakref.WeakKeyDictionary()
+"""_Transformer -> numbers of positional arguments (no keywords) known to bind without error."""
 
 
 # --- the recorded primitive ---------------------------------------------------------------
@@ -350,6 +358,8 @@ def _reads_variables(fn, args):
 
 
 def _function_reads(fn, seen, depth):
+    if isinstance(fn, _SKIP_CALLEES):  # modules (numpy's __getattr__ is slow), classes, ufuncs
+        return False
     fn = getattr(fn, "_fn", fn)  # a Differentiable callee
     fn = getattr(fn, "__func__", fn)
     if id(fn) in seen or depth > 4 or not isinstance(fn, types.FunctionType):
@@ -379,6 +389,9 @@ def _code_names(code):
             names |= _code_names(c)
     return names
 
+
+_SKIP_CALLEES = (types.ModuleType, type, types.BuiltinFunctionType, np.ufunc, np.ndarray, np.generic,
+                 int, float, complex, str, bytes, bool, type(None))
 
 _SKIP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
          np.ndarray, np.generic, np.ufunc, str, bytes, int, float, complex, bool)

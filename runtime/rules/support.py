@@ -19,6 +19,9 @@ def shape_of(x):
 
 def unbroadcast(g, x):
     """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape."""
+    gshape = getattr(g, "shape", None)
+    if gshape is not None and gshape == getattr(x, "shape", None):
+        return g  # the common case, checked with two attribute reads
     gshape = shape_of(g)
     xshape = shape_of(x)
     if gshape == xshape:
