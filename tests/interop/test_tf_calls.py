@@ -232,3 +232,18 @@ def test_custom_gradient_wrapping_a_function_that_calls_a_differentiable():
     close(y, np.sum(np.cos(X) * X))
     close(g, 0.5 * (np.cos(X) - X * np.sin(X)))
     close(t2.gradient(g, x), 0.5 * (-2 * np.sin(X) - X * np.cos(X)))
+
+
+@tf.custom_gradient
+def clip_grad(x):
+    return x, lambda up: tf.clip_by_value(up, -1.0, 1.0)
+
+
+def test_readme_example():
+    @differentiate
+    def loss(x):
+        return tf.reduce_sum(clip_grad(x) * tf.stop_gradient(x) ** 2)
+
+    g = loss.grad(np.array([0.5, 2.0]))
+    assert type(g) is np.ndarray
+    close(g, [0.25, 1.0])
