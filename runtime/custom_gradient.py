@@ -279,6 +279,7 @@ def _custom_primitive(f, n):
             return grads(g, args)[i]
         custom_vjp.__name__ = custom_vjp.__qualname__ = f"{f.__name__}_vjp_{i}"
         custom_vjp.__module__ = None
+        custom_vjp._custom_gradient_rule_of = f  # the transpiler cannot differentiate it again
         return custom_vjp
 
     def make_jvp(i):
@@ -286,6 +287,7 @@ def _custom_primitive(f, n):
             return _true_jvp(f, i, t, args)
         custom_jvp.__name__ = custom_jvp.__qualname__ = f"{f.__name__}_jvp_{i}"
         custom_jvp.__module__ = None
+        custom_jvp._custom_gradient_rule_of = f  # the transpiler cannot differentiate it again
         return custom_jvp
 
     prim = primitive(value)

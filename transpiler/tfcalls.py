@@ -45,6 +45,13 @@ def rewrite_tf_calls(core, ctx):
         spec = alias_for(fn)
         if spec is not None:
             _rewrite(node, spec, ctx)
+        elif getattr(fn, "_custom_gradient_rule_of", None) is not None:
+            name = fn._custom_gradient_rule_of.__qualname__
+            raise ctx.error(
+                f"this calls the derivative rule of the tf.custom_gradient function {name}(), "
+                "which the transpiler cannot differentiate again", node,
+                "for higher derivatives through a custom gradient, use nested GradientTapes: "
+                "they differentiate grad_fn's own ops")
         elif _is_runtime_op(fn):
             name = _public_name(fn)
             raise ctx.error(

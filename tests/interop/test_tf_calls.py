@@ -263,3 +263,18 @@ def test_forward_mode_matches_finite_differences(fn, args):
     value, tangent = d.jvp(args, tangents)
     close(value, np.asarray(fn(*args)))
     close(tangent, numeric_jvp(fn, args, tangents), rtol=1e-6, atol=1e-7)
+
+
+def test_transpiled_higher_derivatives_keep_stop_gradient_and_reject_custom_rules():
+    from transpiler import grad
+    from transpiler.higher import hvp
+
+    def cubic_stopped(x):
+        return np.sum(tf.stop_gradient(x) * x * x)
+
+    x, v = np.array([1.0, 2.0]), np.array([1.0, 0.5])
+    close(grad(grad(cubic_stopped))(x), 2.0 * x)          # d/dx sum(2 sg(x) x) = 2 sg(x)
+    close(hvp(cubic_stopped, x, v), 2.0 * x * v)
+
+    with pytest.raises(TranspileError, match="custom_gradient function log1pexp.*nested GradientTapes"):
+        grad(grad(softplus_sum))(X)
