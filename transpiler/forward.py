@@ -22,7 +22,7 @@ import operator
 
 import numpy as np
 
-from . import templates
+from . import stacks, templates
 from .reverse import Reverse, comment
 
 __all__ = ["forward", "Forward"]
@@ -101,7 +101,9 @@ class Forward:
                 out.append(comment(Reverse.source_of(self, src)))
                 self.last_src = src
             out.append(s)
-            if isinstance(s, ast.Assign) and self.active(s.targets[0].id):
+            if stacks.handles(s):
+                out.extend(stacks.forward(self, s))      # tangent stacks mirror the pushes and pops
+            elif isinstance(s, ast.Assign) and self.active(s.targets[0].id):
                 out.extend(self.statement(s))
         return out
 

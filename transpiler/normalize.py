@@ -22,6 +22,7 @@ import numpy as np
 
 from .errors import Unresolved
 from .parsing import MISSING
+from . import stacks
 
 __all__ = ["normalize", "ARRAY_METHODS", "CONSTANT_ATTRS"]
 
@@ -106,6 +107,7 @@ class Normalizer:
         self.first_stored = set()
         self.kinds = {}          # SSA name -> ast.Tuple or ast.List (tuple-literal variables)
         self.shared = set()      # SSA names whose array another name may share (copies, views)
+        self.stack_methods = {}  # SSA name -> ("push" | "pop", stack): a generated gradient's stacks
 
     # --- helpers ---------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -121,6 +123,7 @@ class Normalizer:
         base = _view_base(value)
         if base is not None:
             self.shared.update((name, base))
+        stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
     def temp(self, value, loc):
@@ -174,6 +177,7 @@ class Normalizer:
             new.type_params = []
         ast.copy_location(new, fn)
         new._tuples = self.tuples
+        new._stack_methods = self.stack_methods
         return new
 
     def block(self, stmts):
@@ -408,8 +412,9 @@ class Normalizer:
             return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                     lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                               ast.Subscript(load(name), load(k), ast.Load())), loc)])
-        if isinstance(it, ast.Call) and fn is not None and fn not in (list, tuple, reversed):
-            pass
+        if fn is reversed and len(it.args) == 1 and not it.keywords:
+            # reversed(seq) -> seq[::-1]: ranges, arrays and lists slice to something indexable
+            it = _mk(ast.Subscript(it.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load()), it)
         name = self.ctx.namer.claim("seq")
         return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
@@ -687,6 +692,8 @@ class Normalizer:
         func = node.func
         if any(k.arg is None for k in node.keywords):
             raise self.error("**keyword arguments are not supported", node, "pass keywords one by one")
+        if isinstance(func, ast.Name) and func.id in self.version:
+            return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
         # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
         if isinstance(func, ast.Attribute) and not self.static(func):
             base = self.expr(func.value)

@@ -16,7 +16,7 @@ import operator
 
 import numpy as np
 
-from . import templates
+from . import stacks, templates
 from .analysis import walk_assigns
 
 __all__ = ["reverse", "COMMENT"]
@@ -95,6 +95,7 @@ class Reverse:
                 ast.Assign([ast.Name(self.push, ast.Store())],
                            ast.Attribute(self.load(self.stack), "append", ast.Load())),
                 ast.Assign([ast.Name(self.pop, ast.Store())], ast.Attribute(self.load(self.stack), "pop", ast.Load()))]
+        stmts.extend(stacks.adjoint_prelude(self))
         stmts.extend(adjoint)
 
         grads = []
@@ -140,6 +141,8 @@ class Reverse:
             else:
                 if isinstance(s, ast.Assign):
                     self.statement(s, out, has)
+                elif stacks.push_parts(s) is not None:
+                    stacks.push_adjoint(self, s, out, has)
                 primal.append(s)
         primal.reverse()
         return primal
@@ -213,7 +216,7 @@ class Reverse:
                                               or (op.kind == "prim" and i is not None
                                                   and op.rule.vjp(i) is not None)):
                     out.add(n)
-        return out
+        return out | stacks.push_contributions(self, body)
 
     # --- control flow ----------------------------------------------------------------------
     def branch(self, s, out, has, in_loop=False):
@@ -297,6 +300,8 @@ class Reverse:
         return pre + [new]
 
     def statement(self, s, out, has):
+        if stacks.popped_from(s) is not None:
+            return stacks.pop_adjoint(self, s, out, has)
         target = s.targets[0].id
         if not self.info.needs_adjoint(target) or target not in has:
             return

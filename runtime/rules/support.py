@@ -75,6 +75,10 @@ def is_basic_index(idx):
 @primitive
 def scatter_add(g, x, idx):
     """A zero array shaped like ``x`` with ``g`` added at ``x[idx]`` (the adjoint of indexing)."""
+    if isinstance(x, (tuple, list)):      # an item of a tuple result (split_like, unstack)
+        out = item_array([np.zeros(shape_of(a)) for a in x])
+        out[idx] = g
+        return out
     out = np.zeros(shape_of(x), dtype=getattr(g, "dtype", None) or np.result_type(float))
     if is_basic_index(idx):
         out[idx] = g
@@ -142,6 +146,15 @@ def split_like(g, arrays, axis):
             pieces.append(g[(slice(None),) * ax + (slice(start, start + n),)])
         start += n
     return tuple(pieces)
+
+
+def item_array(items):
+    """``items`` in a 1-d object array: the cotangent of a tuple-valued result.  It adds item
+    by item (a tuple would concatenate) and its items may differ in shape."""
+    out = np.empty(len(items), dtype=object)
+    for i, item in enumerate(items):
+        out[i] = item
+    return out
 
 
 def unstack(g, n, axis):
