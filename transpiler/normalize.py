@@ -178,6 +178,7 @@ class Normalizer:
         ast.copy_location(new, fn)
         new._tuples = self.tuples
         new._stack_methods = self.stack_methods
+        stacks.check_uses(self, new)
         return new
 
     def block(self, stmts):

@@ -29,7 +29,7 @@ reads it like the first.
 
 import ast
 
-__all__ = ["METHODS", "note_assign", "local_call", "walk_pushes", "push_parts"]
+__all__ = ["METHODS", "note_assign", "check_uses", "local_call", "walk_pushes", "push_parts"]
 
 METHODS = {"append": "push", "pop": "pop"}    # list method -> what it does to the stack
 
@@ -41,6 +41,19 @@ def note_assign(norm, name, value):
             and norm.kinds.get(value.value.id) is ast.List and not norm.tuples.get(value.value.id):
         value._stack_method = value.value.id
         norm.stack_methods[name] = (METHODS[value.attr], value.value.id)
+        norm.tuples.pop(value.value.id, None)     # it changes: no longer the literal `[]`
+
+
+def check_uses(norm, core):
+    """A stack is read only through its bound methods (else its pops would not pair up)."""
+    stacks = {s for _, s in norm.stack_methods.values()}
+    through = {id(n.value) for n in ast.walk(core) if getattr(n, "_stack_method", None)}
+    for n in ast.walk(core):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in stacks and id(n) not in through:
+            raise norm.error(f"the list `{n.id}` is changed through bound methods (`.append`/`.pop`) and "
+                             "also read directly, which adjoin cannot differentiate", n,
+                             "collect the values in an array (np.stack / np.concatenate of the pieces) "
+                             "instead of a list, or build the list outside the differentiated function")
 
 
 def local_call(norm, node):

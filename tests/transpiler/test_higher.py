@@ -18,7 +18,7 @@ from tests.fd import assert_close, numeric_jvp
 from tests.transpiler import corpus as corpora
 from tests.transpiler import test_control_flow as flow
 from tests.transpiler.test_random_programs import build, programs
-from transpiler import grad, hessian, hvp, jacobian, jvp
+from transpiler import TranspileError, grad, hessian, hvp, jacobian, jvp
 
 CASES = [(cid, f, args, corpora.wrt_indices(f, wrt)[0]) for cid, f, args, wrt in corpora.cases()]
 
@@ -263,3 +263,43 @@ def test_loop_hvp_property(n, a, seed):
     h = hvp(loop_family, (x, a, n), v)
     assert_close(h, jvp(grad(loop_family), (x, a, n), v, wrt=0)[1], 1e-10, 1e-10)
     assert_close(h, _fd_of_grad(loop_family, (x, a, n), 0, v), 1e-4, 1e-5, what=f"n={n} a={a}")
+
+
+# --- the stack idiom in user code ---------------------------------------------------------------
+def user_stack(x):
+    saved = []
+    keep = saved.append
+    take = saved.pop
+    keep(x * 2.0)
+    keep(np.sin(x))
+    a = take()
+    b = take()
+    return a * b * x
+
+
+def user_stack_read_whole(x):
+    acc = []
+    add = acc.append
+    for i in range(3):
+        add(x * i)
+    return np.sum(np.stack(acc))
+
+
+def calls_a_local(x):
+    fn = np.sin
+    return fn(x)
+
+
+def test_user_code_push_pop_pairs_up():
+    x = 0.7
+    expected = (user_stack(x + 1e-6) - user_stack(x - 1e-6)) / 2e-6
+    assert math.isclose(grad(user_stack)(x), expected, rel_tol=1e-7)
+    assert math.isclose(grad(grad(user_stack))(x), hvp(user_stack, x, 1.0), rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("fn,message", [(user_stack_read_whole, "also read directly"),
+                                        (calls_a_local, "`fn` is a local value")])
+def test_unsupported_list_and_local_calls_are_errors(fn, message):
+    with pytest.raises(TranspileError, match=message) as e:
+        grad(fn)(0.5)
+    assert "test_higher.py" in str(e.value)
