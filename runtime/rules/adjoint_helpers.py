@@ -161,6 +161,43 @@ def {vb}_vjp_a(h, res, g, ans, a, b{extra}):
 
 define({va}, vjp=({va}_vjp_g, None, None, {va}_vjp_b), jvp=({va}_jvp_g, None, None, {va}_jvp_b))
 define({vb}, vjp=({vb}_vjp_g, None, {vb}_vjp_a, None), jvp=({vb}_jvp_g, None, {vb}_jvp_a, None))
+
+
+# the JVP rules P(t, b) and P(a, t) are bilinear too (third derivatives call them by name)
+def {ja}_jvp_t(s, res, t, ans, a, b{extra}):
+    return {ja}(s, ans, a, b)
+
+
+def {ja}_jvp_b(s, res, t, ans, a, b{extra}):
+    return {ja}(t, ans, a, s)
+
+
+def {ja}_vjp_t(h, res, t, ans, a, b{extra}):
+    return {va}(h, ans, a, b)
+
+
+def {ja}_vjp_b(h, res, t, ans, a, b{extra}):
+    return {vb}(h, ans, t, b)
+
+
+def {jb}_jvp_t(s, res, t, ans, a, b{extra}):
+    return {jb}(s, ans, a, b)
+
+
+def {jb}_jvp_a(s, res, t, ans, a, b{extra}):
+    return {jb}(t, ans, s, b)
+
+
+def {jb}_vjp_t(h, res, t, ans, a, b{extra}):
+    return {vb}(h, ans, a, b)
+
+
+def {jb}_vjp_a(h, res, t, ans, a, b{extra}):
+    return {va}(h, ans, a, t)
+
+
+define({ja}, vjp=({ja}_vjp_t, None, None, {ja}_vjp_b), jvp=({ja}_jvp_t, None, None, {ja}_jvp_b))
+define({jb}, vjp=({jb}_vjp_t, None, {jb}_vjp_a, None), jvp=({jb}_jvp_t, None, {jb}_jvp_a, None))
 """
 
 
@@ -174,7 +211,8 @@ def _bilinear(module, prim, extra=""):
     namespace = dict(vars(module))
     namespace.update(define=define)
     exec(compile(source, filename, "exec"), namespace)
-    globals().update({k: v for k, v in namespace.items() if k.startswith((va.__name__, vb.__name__))})
+    globals().update({k: v for k, v in namespace.items()
+                      if k.startswith((va.__name__, vb.__name__, ja.__name__, jb.__name__))})
 
 
 _bilinear(arithmetic, np.matmul)

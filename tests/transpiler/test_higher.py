@@ -303,3 +303,22 @@ def test_unsupported_list_and_local_calls_are_errors(fn, message):
     with pytest.raises(TranspileError, match=message) as e:
         grad(fn)(0.5)
     assert "test_higher.py" in str(e.value)
+
+
+WL = rng.normal(size=(4, 4)) * 0.5
+
+
+def matmul_loop(x):
+    h = x
+    for t in range(3):
+        h = np.tanh(WL @ h + x) + np.dot(h, WL) * 0.1
+    return np.sum(h * h)
+
+
+def test_third_derivative_of_a_matmul_loop():
+    """Third order calls matmul's and dot's JVP rules by name: they have rules too."""
+    g2 = grad(grad(matmul_loop))
+    g3 = grad(g2)
+    fd = np.array([(np.sum(g2(X4 + 1e-5 * e)) - np.sum(g2(X4 - 1e-5 * e))) / 2e-5 for e in np.eye(4)])
+    assert_close(g3(X4), fd, 1e-6, 1e-6)
+    assert_close(g3(X4), hvp(grad(matmul_loop), X4, np.ones(4)), 1e-9, 1e-10)
