@@ -395,6 +395,7 @@ class Normalizer:
                 start = it.args[1] if len(it.args) > 1 else (it.keywords[0].value if it.keywords else ast.Constant(0))
             else:
                 seqs, start = it.args, None
+            seqs = [self.unreversed(sq) for sq in seqs]
             names = [self.ctx.namer.claim("seq") for _ in seqs]
             setup = [_assign(nm, sq, loc) for nm, sq in zip(names, seqs)]
             lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
@@ -413,13 +414,23 @@ class Normalizer:
             return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                     lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                               ast.Subscript(load(name), load(k), ast.Load())), loc)])
-        if fn is reversed and len(it.args) == 1 and not it.keywords:
-            # reversed(seq) -> seq[::-1]: ranges, arrays and lists slice to something indexable
-            it = _mk(ast.Subscript(it.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load()), it)
+        it = self.unreversed(it)
         name = self.ctx.namer.claim("seq")
         return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                           ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def unreversed(self, node):
+        """``reversed(seq)`` as ``seq[::-1]``: ranges, arrays and lists slice to something indexable."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.version \
+                and len(node.args) == 1 and not node.keywords:
+            try:
+                fn = self.resolve(node.func)
+            except Unresolved:
+                return node
+            if fn is reversed:
+                return _mk(ast.Subscript(node.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load()), node)
+        return node
 
     def while_statement(self, s):
         if s.orelse:

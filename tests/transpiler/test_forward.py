@@ -152,3 +152,40 @@ def test_corpus_module_without_cases_fails_loudly(monkeypatch):
         corpora.cases()
     monkeypatch.setattr(corpora, "MODULES", ("test_functions", "test_not_written_yet"))
     assert len(corpora.cases()) == len(corpus.CASES) + len(corpus.SCALAR_CASES)
+
+
+def over_list(x):
+    s = 0.0
+    for w in [x, x * 2.0, np.sin(x)]:
+        s = s + np.sum(np.sin(w) * w)
+    return s
+
+
+def over_reversed(x):
+    s = 0.0
+    for i, r in enumerate(reversed(x)):
+        s = s * 0.5 + r * (i + 1.0)
+    for r in reversed(x):
+        s = s + np.sin(r * s)
+    return s
+
+
+def while_return(x):
+    k = 0
+    while True:
+        x = x * 1.5
+        k += 1
+        if x > 3.0:
+            return x * k
+        if k > 50:
+            break
+    return x
+
+
+@pytest.mark.parametrize("fn,x", [(over_list, corpus.V), (over_reversed, corpus.V), (while_return, 0.4),
+                                  (while_return, -0.4)])
+def test_more_loops_forward(fn, x):
+    t = np.cos(np.arange(np.size(x)) + 1.0).reshape(np.shape(x))
+    value, tout = jvp(fn, (x,), (t,))
+    assert_close(value, fn(x))
+    assert_close(tout, numeric_jvp(fn, (x,), (t,)), 1e-6, 1e-7, what=differentiate(fn, mode="forward").source)

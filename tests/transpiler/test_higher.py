@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tests.fd import assert_close, numeric_jvp
 from tests.transpiler import corpus as corpora
 from tests.transpiler import test_control_flow as flow
+from tests.transpiler import test_forward as fwd_tests
 from tests.transpiler.test_random_programs import build, programs
 from transpiler import TranspileError, grad, hessian, hvp, jacobian, jvp
 
@@ -322,3 +323,11 @@ def test_third_derivative_of_a_matmul_loop():
     fd = np.array([(np.sum(g2(X4 + 1e-5 * e)) - np.sum(g2(X4 - 1e-5 * e))) / 2e-5 for e in np.eye(4)])
     assert_close(g3(X4), fd, 1e-6, 1e-6)
     assert_close(g3(X4), hvp(grad(matmul_loop), X4, np.ones(4)), 1e-9, 1e-10)
+
+
+@pytest.mark.parametrize("fn,x", [(fwd_tests.over_reversed, X4), (fwd_tests.while_return, 0.4)])
+def test_more_loops_second_order(fn, x):
+    v = _direction(x)
+    assert_close(hvp(fn, x, v), _fd_of_grad(fn, (x,), 0, v), 1e-5, 1e-6)
+    ones = np.ones_like(x) if np.ndim(x) else 1.0
+    assert_close(grad(grad(fn))(x), hvp(fn, x, ones), 1e-9, 1e-10)
