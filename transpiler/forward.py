@@ -125,7 +125,6 @@ class Forward:
         """The same loop with tangents in its body: a carried name's tangent is carried too,
         since its initial copy before the loop and its back-edge copy both get tangents."""
         self.last_src = None
-        src = getattr(s, "_src", None)
         body = self.block(s.body) or [ast.Pass()]
         self.last_src = None
         if isinstance(s, ast.For):
