@@ -4,8 +4,9 @@ Generated gradient vs generated forward-over-reverse HVP, next to autograd (and 
 PyTorch when installed), all measured in this one run; the same for a 20-step tanh RNN (a
 loop: its gradient saves on a stack, and the HVP carries tangents through the stack).  Also
 prints the generated line count of grad, grad(grad) and grad(grad(grad)) for a 20-line
-function and for the loop (which stays a loop at every order).  BLAS threads compete with
-anything else running, so on a busy machine run it with OPENBLAS_NUM_THREADS=1.
+function and for the loop (which stays a loop at every order).  BLAS runs on one thread
+unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS say otherwise: threaded matrix-vector products
+on a busy machine made the ratios swing between 1x and 10x from run to run.
 
     python benchmarks/hvp.py
 """
@@ -15,7 +16,10 @@ import os
 import sys
 import timeit
 
-import numpy as np
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")      # before numpy loads BLAS
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -43,8 +47,13 @@ def rnn(x):
     return np.sum(h * h)
 
 
-def best(fn, number=20, repeat=5):
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+def best(*fns, number=20, repeat=15):
+    """Best time per call of each function, measured in turns so load spikes hit them alike."""
+    times = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            times[k] = min(times[k], timeit.timeit(fn, number=number) / number)
+    return times if len(fns) > 1 else times[0]
 
 
 def twenty_lines(x):
@@ -74,7 +83,8 @@ def main():
     h = hvp(f)
     fd = (g(x + 1e-6 * v) - g(x - 1e-6 * v)) / 2e-6
     assert np.allclose(h(x, v), fd, rtol=1e-4, atol=1e-4)
-    rows = [("adjoin grad", best(lambda: g(x))), ("adjoin hvp (fwd-over-rev)", best(lambda: h(x, v)))]
+    tg, th = best(lambda: g(x), lambda: h(x, v))
+    rows = [("adjoin grad", tg), ("adjoin hvp (fwd-over-rev)", th)]
     base = rows[0][1]
 
     if importlib.util.find_spec("autograd"):
@@ -87,7 +97,8 @@ def main():
         ga = agrad(fa)
         hva = agrad(lambda x, v: anp.sum(ga(x) * v))      # reverse over reverse
         assert np.allclose(hva(x, v), fd, rtol=1e-4, atol=1e-4)
-        rows += [("autograd grad", best(lambda: ga(x))), ("autograd hvp (rev-over-rev)", best(lambda: hva(x, v)))]
+        tga, tha = best(lambda: ga(x), lambda: hva(x, v))
+        rows += [("autograd grad", tga), ("autograd hvp (rev-over-rev)", tha)]
     if importlib.util.find_spec("jax"):
         import jax
         import jax.numpy as jnp
@@ -112,7 +123,8 @@ def main():
         rows += [("torch grad", best(lambda: torch.func.grad(ft)(xt))),
                  ("torch hvp", best(lambda: torch.func.jvp(torch.func.grad(ft), (xt,), (vt,))[1]))]
 
-    print(f"f(x) = sum(tanh(A @ x)) ** 2, A {N}x{N}, float64")
+    print(f"f(x) = sum(tanh(A @ x)) ** 2, A {N}x{N}, float64, "
+          f"BLAS threads: {os.environ['OPENBLAS_NUM_THREADS']}")
     print(f"{'':30s} {'time':>10s} {'/ adjoin grad':>14s}")
     for name, t in rows:
         print(f"{name:30s} {t * 1e3:8.3f} ms {t / base:13.2f}x")
@@ -121,7 +133,7 @@ def main():
     gr, hr = grad(rnn), hvp(rnn)
     fdr = (gr(xr + 1e-6 * vr) - gr(xr - 1e-6 * vr)) / 2e-6
     assert np.allclose(hr(xr, vr), fdr, rtol=1e-4, atol=1e-4)
-    tg, th = best(lambda: gr(xr)), best(lambda: hr(xr, vr))
+    tg, th = best(lambda: gr(xr), lambda: hr(xr, vr))
     print(f"\nloop: 20-step tanh RNN, W 300x300: grad {tg * 1e3:.3f} ms, hvp {th * 1e3:.3f} ms, "
           f"hvp / grad: {th / tg:.2f}x")
 
