@@ -331,3 +331,14 @@ def test_more_loops_second_order(fn, x):
     assert_close(hvp(fn, x, v), _fd_of_grad(fn, (x,), 0, v), 1e-5, 1e-6)
     ones = np.ones_like(x) if np.ndim(x) else 1.0
     assert_close(grad(grad(fn))(x), hvp(fn, x, ones), 1e-9, 1e-10)
+
+
+def test_hessian_and_jacobian_of_loops():
+    H = hessian(matmul_loop)(X4)
+    assert_close(H, H.T, 1e-10, 1e-10)
+    assert_close(H, np.stack([_fd_of_grad(matmul_loop, (X4,), 0, e) for e in np.eye(4)], axis=-1), 1e-5, 1e-6)
+    x = np.linspace(0.1, 0.9, 5)
+    for f in (flow.for_aug_array, fwd_tests.over_reversed):
+        fd = np.stack([numeric_jvp(f, (x,), (e,)) for e in np.eye(5)], axis=-1)
+        for mode in ("forward", "reverse"):
+            assert_close(jacobian(f, mode=mode)(x), fd, 1e-6, 1e-7, what=f"{f.__name__} {mode}")
