@@ -131,7 +131,22 @@ class Forward:
             raise Reverse.unknown(self, op, s)
         if op.kind != "prim":
             return [ast.Assign([dt], self.zeros(self.load(target)))]
+        if getattr(op.fn, "linear_in", None):
+            return [ast.Assign([dt], self.linear(op))]
         return self.primitive(op, s, dt)
+
+    def linear(self, op):
+        """A primitive linear in its differentiable arguments (setitem, append_at): the same call
+        on their tangents, so containers keep their structure (zeros for inactive ones)."""
+        from runtime.rules.containers import zeros_tree
+        args = []
+        for i, a in enumerate(op.args):
+            if i in op.fn.linear_in and not (isinstance(a, ast.Name) and self.active(a.id)):
+                a = ast.Call(self.ctx.ref(zeros_tree, "zeros_tree"), [a], [])
+            elif i in op.fn.linear_in:
+                a = self.tangent_of(a)
+            args.append(a)
+        return ast.Call(op.node.func, args, [])
 
     def primitive(self, op, s, dt):
         rule = op.rule

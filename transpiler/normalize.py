@@ -22,6 +22,7 @@ import numpy as np
 
 from .errors import Unresolved
 from .parsing import MISSING
+from . import structures, sugar
 
 __all__ = ["normalize", "ARRAY_METHODS", "CONSTANT_ATTRS"]
 
@@ -37,18 +38,19 @@ _METHOD_FUNCTION = {"flatten": "ravel", "conj": "conjugate"}
 CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}
 
 _UNSUPPORTED_STMT = {
-    ast.With: ("`with` blocks are not supported yet", "move the block outside the differentiated function"),
-    ast.Try: ("`try` blocks are not supported yet", "move error handling outside the differentiated function"),
     ast.FunctionDef: ("nested function definitions are not supported yet",
                       "define the helper at module level and call it before differentiating"),
     ast.ClassDef: ("class definitions inside a differentiated function are not supported",
                    "define the class at module level"),
-    ast.Global: ("`global` is not supported", "pass the value as an argument instead"),
+    ast.Global: ("`global` declares a module variable to write, and a differentiated function cannot "
+                 "change module state", "read globals freely; return the new value instead of writing it"),
     ast.Nonlocal: ("`nonlocal` is not supported", "pass the value as an argument instead"),
     ast.Delete: ("`del` is not supported", "remove the del statement"),
     ast.Import: ("imports inside a differentiated function are not supported", "import at module level"),
     ast.ImportFrom: ("imports inside a differentiated function are not supported", "import at module level"),
-    ast.Raise: ("`raise` is not supported yet", "check inputs before calling the differentiated function"),
+    ast.Raise: ("`raise` inside a differentiated function is not supported: a gradient cannot pass "
+                "through an exception", "check inputs before calling the differentiated function "
+                "(an `assert` is kept and is fine)"),
 }
 for _name, _msg in (("AsyncFor", "`async for`"), ("AsyncWith", "`async with`"), ("TryStar", "`try`"),
                     ("Match", "`match` statements")):
@@ -58,18 +60,17 @@ for _name, _msg in (("AsyncFor", "`async for`"), ("AsyncWith", "`async with`"), 
 
 _UNSUPPORTED_EXPR = {
     ast.Lambda: ("lambdas are not supported", "define a module-level function with a derivative rule"),
-    ast.ListComp: ("list comprehensions are not supported yet", "use numpy operations (np.stack, broadcasting)"),
     ast.SetComp: ("set comprehensions are not supported", "compute the set outside the function"),
-    ast.DictComp: ("dict comprehensions are not supported", "compute the dict outside the function"),
-    ast.GeneratorExp: ("generator expressions are not supported yet", "use numpy operations instead"),
     ast.NamedExpr: ("assignment expressions (:=) are not supported", "use a separate assignment"),
     ast.Await: ("await is not supported", "differentiate a synchronous function"),
-    ast.Yield: ("generators cannot be differentiated", "return a value instead of yielding"),
-    ast.YieldFrom: ("generators cannot be differentiated", "return a value instead of yielding"),
+    ast.Yield: ("generators (`yield`) cannot be differentiated", "return a value (or a list of values) "
+                "instead of yielding"),
+    ast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value (or a list of values) "
+                    "instead of yielding"),
     ast.Starred: ("star-arguments are not supported", "pass the arguments one by one"),
 }
 
-_OPAQUE = (ast.JoinedStr, ast.Dict, ast.Set)
+_OPAQUE = (ast.JoinedStr, ast.Set)
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
         ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -120,7 +121,8 @@ class Normalizer:
     def assign(self, name, value, loc=None):
         base = _view_base(value)
         if base is not None:
-            self.shared.update((name, base))
+            # an element read (x[i]) may be a view of x, but writing x afterwards is safe
+            self.shared.update((name,) if structures.element_read(value) else (name, base))
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
     def temp(self, value, loc):
@@ -158,6 +160,7 @@ class Normalizer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]
+        body = sugar.desugar_blocks(body, self.ctx.namer)
         self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
         returned = False
         for stmt in body:
@@ -222,9 +225,11 @@ class Normalizer:
             self.bind(s.target, s.value)
             return
         if isinstance(s, ast.AugAssign):
+            if isinstance(s.target, ast.Subscript):
+                return structures.augmented_item(self, s)
             if not isinstance(s.target, ast.Name):
-                raise self.error("augmented assignment to an element or attribute mutates an array", s,
-                                 "build a new array instead (e.g. x = x + ..., np.where, np.concatenate)")
+                raise self.error("augmented assignment to an attribute is not supported", s,
+                                 "keep the value in a local variable")
             current = self.version.get(s.target.id)
             if current in self.shared:
                 raise self.error(f"`{s.target.id} {_OPS.get(type(s.op), '?')}= ...` would change in place an "
@@ -237,6 +242,8 @@ class Normalizer:
             return
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant):
+                return
+            if structures.method_statement(self, s):
                 return
             value = self.value(s.value)
             if isinstance(value, ast.Call):
@@ -296,7 +303,7 @@ class Normalizer:
                     out.add(n.id)
                 elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                     out.add(n.target.id)
-        return out
+        return out | structures.mutated_names(stmts)
 
     def loaded_outside(self, loop):
         inside = {id(n) for n in ast.walk(loop)}
@@ -403,6 +410,9 @@ class Normalizer:
                 return setup, _mk(length, loc), bind
             raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
                              "names in the for statement", target, "write `for i, x in ...`")
+        views = structures.dict_view_iteration(self, target, it, loc)
+        if views is not None:
+            return views
         if fn is range:
             name = self.ctx.namer.claim("seq")
             return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
@@ -451,8 +461,9 @@ class Normalizer:
                 self.tuples[name] = self.tuples[value.id]
                 self.kinds[name] = self.kinds.get(value.id, ast.Tuple)
             return
-        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value_node, (ast.Tuple, ast.List)):
-            if any(isinstance(e, ast.Starred) for e in target.elts + value_node.elts):
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value_node, (ast.Tuple, ast.List)) \
+                and not any(isinstance(e, ast.Starred) for e in target.elts):
+            if any(isinstance(e, ast.Starred) for e in value_node.elts):
                 raise self.error("starred unpacking is not supported", target, "unpack element by element")
             if len(target.elts) != len(value_node.elts):
                 raise self.error(f"cannot unpack {len(value_node.elts)} values into "
@@ -473,7 +484,7 @@ class Normalizer:
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in target.elts):
-                raise self.error("starred unpacking is not supported", target, "unpack element by element")
+                return structures.starred_unpack(self, target, atom)
             elts = self.tuples.get(atom.id) if isinstance(atom, ast.Name) else None
             if elts is not None:
                 if len(elts) != len(target.elts):
@@ -491,9 +502,7 @@ class Normalizer:
                     self.bind_atom(t, self.temp(item, target))
             return
         if isinstance(target, ast.Subscript):
-            raise self.error("assigning to an element (x[...] = ...) mutates an array, which is not "
-                             "supported yet", target,
-                             "build a new array instead: np.where, np.concatenate, or x + scatter")
+            return structures.store_item(self, target, atom)
         if isinstance(target, ast.Attribute):
             raise self.error("assigning to an attribute is not supported", target,
                              "keep the value in a local variable")
@@ -596,6 +605,10 @@ class Normalizer:
             if any(isinstance(e, ast.Starred) for e in node.elts):
                 raise self.error("starred elements are not supported", node, "list the elements one by one")
             return loc(type(node)([self.expand(self.expr(e)) for e in node.elts], ast.Load()))
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
+            return structures.comprehension(self, node)
+        if isinstance(node, ast.Dict):
+            return structures.dict_literal(self, node)
         if isinstance(node, _OPAQUE):
             new = self.rename_loads(node)
             new._opaque = True
@@ -709,6 +722,9 @@ class Normalizer:
             call._method = meth
             return call
         fn = self.resolve(func)
+        special = structures.special_call(self, fn, node)
+        if special is not None:
+            return special
         if isinstance(func, ast.Name):
             new_func = ast.copy_location(ast.Name(func.id, ast.Load()), func)
         else:

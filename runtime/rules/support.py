@@ -75,6 +75,9 @@ def is_basic_index(idx):
 @primitive
 def scatter_add(g, x, idx):
     """A zero array shaped like ``x`` with ``g`` added at ``x[idx]`` (the adjoint of indexing)."""
+    if isinstance(x, (list, tuple, dict)):       # a Python container: a sparse cotangent
+        from .containers import scatter_into_container
+        return scatter_into_container(g, x, idx)
     out = np.zeros(shape_of(x), dtype=getattr(g, "dtype", None) or np.result_type(float))
     if is_basic_index(idx):
         out[idx] = g

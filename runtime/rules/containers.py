@@ -1,0 +1,240 @@
+"""Rules for writing into arrays and for Python containers (lists, tuples, dicts) of arrays.
+
+``setitem(x, idx, v)`` is ``x[idx] = v`` as a value: a new array (or list, dict) equal to x
+with the part at ``idx`` replaced.  The transpiler writes every subscript assignment as one,
+so the old value stays readable (single assignment) and nothing has to be restored.  Its
+derivative is linear in (x, v): the part of the cotangent at ``idx`` goes to v, the rest
+to x.  ``append_at(lst, k, v)`` is ``lst.append(v)`` as a value (k is the old length).
+
+The derivative of a container is a container of derivatives.  In reverse mode several
+contributions meet (``params["w"]`` and ``params["b"]`` each give part of ``bparams``), so
+cotangents of containers are ``Grads``: a sparse map from slot to cotangent that adds slot
+by slot with ``+``, so the generated ``b = b + ...`` works unchanged.  Missing slots are
+zero; ``restructure`` turns a cotangent into the shape of its primal (same dict keys, a
+list or a tuple) at the end.
+"""
+
+import builtins
+
+import numpy as np
+
+from .registry import define, primitive
+from .support import broadcast_like, unbroadcast
+
+__all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "spread", "total",
+           "restructure"]
+
+
+class Grads(dict):
+    """Cotangent of a list, tuple or dict: slot -> cotangent; a missing slot is zero.
+
+    ``a + b`` adds slot by slot; the other operand may be another Grads, a dense list,
+    tuple or dict of cotangents, a zero (number or all-zero array from ``np.zeros_like``)
+    or a dense array whose rows are the slots of a list.
+    """
+
+    __array_ufunc__ = None          # ndarray + Grads defers to Grads.__radd__
+
+    def __add__(self, other):
+        out = Grads(self)
+        for key, value in _slots(other):
+            out[key] = out[key] + value if key in out else value
+        return out
+
+    __radd__ = __add__
+
+    def __missing__(self, key):
+        return 0.0
+
+    def __repr__(self):
+        return f"Grads({dict.__repr__(self)})"
+
+
+def _slots(value):
+    """(slot, cotangent) pairs of a derivative of a container in any representation."""
+    if value is None or isinstance(value, (int, float)) and value == 0:
+        return ()
+    if isinstance(value, dict):
+        return value.items()
+    if isinstance(value, (list, tuple)):
+        return enumerate(value)
+    array = np.asarray(value)
+    if array.dtype == object or not np.any(array):
+        return ()                   # a zero: np.zeros_like of a list or dict
+    return enumerate(array)
+
+
+def _container_slot(x, idx):
+    """The Grads key for ``x[idx]``: lists count from the front."""
+    if isinstance(x, (list, tuple)):
+        if not isinstance(idx, (int, np.integer)):
+            raise NotImplementedError("the derivative of a slice of a Python list is not supported; "
+                                      "index single elements, or np.stack the list into an array first")
+        return int(idx) % len(x)
+    return idx
+
+
+def scatter_into_container(g, x, idx):
+    """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx``."""
+    return Grads({_container_slot(x, idx): g})
+
+
+@primitive
+def setitem(x, idx, v):
+    """``x`` with ``x[idx] = v``, as a new value (``x`` itself is not changed)."""
+    if isinstance(x, Grads):
+        out = Grads(x)
+        if isinstance(v, (int, float)) and v == 0:
+            out.pop(idx, None)
+        else:
+            out[idx] = v
+        return out
+    if isinstance(x, (dict, list)):
+        out = type(x)(x)
+        out[idx] = v
+        return out
+    out = np.array(x, copy=True)
+    out[idx] = v
+    return out
+
+
+def slot(g, idx, like):
+    """The part of cotangent ``g`` at ``idx``, shaped like ``like`` when ``g`` has none there."""
+    if isinstance(g, Grads):
+        return g[idx] if idx in g else np.zeros_like(like)
+    if g is None or isinstance(g, (int, float)) and g == 0:
+        return np.zeros_like(like)
+    return g[idx]
+
+
+def zero_grad(x):
+    """The zero cotangent of ``x``: an empty Grads for a container, else zeros like x."""
+    if isinstance(x, (list, tuple, dict)):
+        return Grads()
+    return np.zeros_like(x)
+
+
+def zeros_tree(x):
+    """A zero derivative shaped like ``x`` (arrays, numbers, and lists/tuples/dicts of them)."""
+    if isinstance(x, dict):
+        return {k: zeros_tree(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(zeros_tree(v) for v in x)
+    return np.zeros_like(x)
+
+
+def setitem_vjp_x(g, ans, x, idx, v):
+    return setitem(g, idx, 0.0)
+
+
+def setitem_vjp_v(g, ans, x, idx, v):
+    return unbroadcast(slot(g, idx, v), v)
+
+
+def setitem_jvp_x(t, ans, x, idx, v):
+    return setitem(t, idx, 0.0)
+
+
+def setitem_jvp_v(t, ans, x, idx, v):
+    return setitem(zeros_tree(ans), idx, t)
+
+
+define(setitem, vjp=(setitem_vjp_x, None, setitem_vjp_v), jvp=(setitem_jvp_x, None, setitem_jvp_v))
+setitem.linear_in = (0, 2)          # the tangent of setitem(x, i, v) is setitem(dx, i, dv)
+
+
+def copy_vjp(g, ans, a, order="K", subok=False):
+    return g
+
+
+def copy_jvp(t, ans, a, order="K", subok=False):
+    return t
+
+
+define(np.copy, vjp=(copy_vjp,), jvp=(copy_jvp,))      # x.copy(): the array to write into
+
+
+@primitive
+def append_at(lst, k, v):
+    """``lst + [v]`` where ``k == len(lst)``: ``lst.append(v)`` as a new list.
+
+    ``k`` is passed so the derivative rules need not read the list (a loop that appends
+    saves one int per iteration, not the list).
+    """
+    return list(lst) + [v]
+
+
+def append_at_vjp_lst(g, ans, lst, k, v):
+    return g            # slot k of g (if any) belongs to v; lst never reads slots >= k
+
+
+def append_at_vjp_v(g, ans, lst, k, v):
+    return slot(g, k, v)
+
+
+def append_at_jvp_lst(t, ans, lst, k, v):
+    return append_at(t, k, np.zeros_like(v))
+
+
+def append_at_jvp_v(t, ans, lst, k, v):
+    return append_at(zeros_tree(lst), k, t)
+
+
+define(append_at, vjp=(append_at_vjp_lst, None, append_at_vjp_v),
+       jvp=(append_at_jvp_lst, None, append_at_jvp_v))
+append_at.linear_in = (0, 2)
+
+
+# --- builtins.sum over a list, tuple or array ---------------------------------------------
+
+def spread(g, items):
+    """The cotangent of each item of ``sum(items)``: ``g`` summed to that item's shape."""
+    if isinstance(items, (list, tuple)):
+        return tuple(unbroadcast(g, item) for item in items)
+    return broadcast_like(g, items)
+
+
+def total(t, items):
+    """The tangent of ``sum(items)`` from the items' tangents ``t``."""
+    if isinstance(t, dict):
+        return builtins.sum(t.values())
+    if isinstance(t, (list, tuple)):
+        return builtins.sum(t)
+    return np.sum(t, axis=0)
+
+
+def sum_vjp_items(g, ans, iterable, start=0):
+    return spread(g, iterable)
+
+
+def sum_vjp_start(g, ans, iterable, start=0):
+    return unbroadcast(g, start)
+
+
+def sum_jvp_items(t, ans, iterable, start=0):
+    return broadcast_like(total(t, iterable), ans)
+
+
+def sum_jvp_start(t, ans, iterable, start=0):
+    return broadcast_like(t, ans)
+
+
+define(builtins.sum, vjp=(sum_vjp_items, sum_vjp_start), jvp=(sum_jvp_items, sum_jvp_start))
+
+
+# --- structure of the result ----------------------------------------------------------------
+
+def restructure(grad, like):
+    """The derivative ``grad`` with the structure of its primal ``like``.
+
+    A dict gets the same keys (zeros where nothing flowed), a list a list, a tuple a tuple;
+    arrays and numbers are returned as they are.
+    """
+    if isinstance(like, dict):
+        parts = dict(_slots(grad))
+        return {k: restructure(parts[k], v) if k in parts else zeros_tree(v) for k, v in like.items()}
+    if isinstance(like, (list, tuple)):
+        parts = dict(_slots(grad))
+        return type(like)(restructure(parts[i], v) if i in parts else zeros_tree(v)
+                          for i, v in enumerate(like))
+    return grad
