@@ -19,7 +19,7 @@ import builtins
 import numpy as np
 
 from .registry import define, primitive
-from .support import broadcast_like, unbroadcast
+from .support import broadcast_like, is_basic_index, unbroadcast
 
 __all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "spread", "total",
            "restructure"]
@@ -94,8 +94,19 @@ def setitem(x, idx, v):
         out[idx] = v
         return out
     out = np.array(x, copy=True)
+    if not is_basic_index(idx):
+        _refuse_repeats(out.shape, idx)
     out[idx] = v
     return out
+
+
+def _refuse_repeats(shape, idx):
+    """A repeated index keeps only numpy's last write, whose derivative no rule can express."""
+    hits = np.zeros(shape, dtype=np.intp)
+    np.add.at(hits, idx, 1)
+    if hits.size and hits.max() > 1:
+        raise ValueError("x[idx] = v with a repeated index: numpy keeps only the last write, so "
+                         "the derivative is ambiguous; use unique indices")
 
 
 def slot(g, idx, like):
