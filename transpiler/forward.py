@@ -141,7 +141,7 @@ class Forward:
         from runtime.rules.containers import zeros_tree
         args = []
         for i, a in enumerate(op.args):
-            if i in op.fn.linear_in and not (isinstance(a, ast.Name) and self.active(a.id)):
+            if i in op.fn.linear_in and not any(self.active(n) for n in _names(a)):
                 a = ast.Call(self.ctx.ref(zeros_tree, "zeros_tree"), [a], [])
             elif i in op.fn.linear_in:
                 a = self.tangent_of(a)

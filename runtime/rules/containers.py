@@ -18,8 +18,8 @@ import builtins
 
 import numpy as np
 
-from .registry import define, primitive
-from .support import broadcast_like, is_basic_index, unbroadcast
+from .registry import define, nondifferentiable, primitive
+from .support import broadcast_like, is_basic_index, scatter_add, unbroadcast
 
 __all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "spread", "total",
            "restructure"]
@@ -231,6 +231,30 @@ def sum_jvp_start(t, ans, iterable, start=0):
 
 
 define(builtins.sum, vjp=(sum_vjp_items, sum_vjp_start), jvp=(sum_jvp_items, sum_jvp_start))
+
+
+# --- rules for the helpers generated gradients call (so they can be differentiated again) ----
+
+def slot_vjp_g(h, ans, g, idx, like):
+    return scatter_add(h, g, idx)
+
+
+def slot_jvp_g(t, ans, g, idx, like):
+    return slot(t, idx, like)
+
+
+def spread_jvp_g(t, ans, g, items):
+    return spread(t, items)
+
+
+def total_jvp_t(s, ans, t, items):
+    return total(s, items)
+
+
+define(slot, vjp=(slot_vjp_g, None, None), jvp=(slot_jvp_g, None, None))
+define(spread, vjp=(), jvp=(spread_jvp_g, None))
+define(total, vjp=(), jvp=(total_jvp_t, None))
+nondifferentiable(zero_grad)
 
 
 # --- structure of the result ----------------------------------------------------------------

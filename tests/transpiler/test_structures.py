@@ -407,6 +407,25 @@ def test_forward(fn, args, wrt):
     assert_close(tout, numeric_jvp(fn, args, full), 1e-5, 1e-6, what=f"{fn.__name__}: jvp vs fd")
 
 
+def _hvp_params():
+    return [pytest.param(fn, args, wrt, id=fn.__name__, marks=[pytest.mark.xfail(
+                reason="forward mode through loops is not in this branch", strict=True)]
+                if _has_loop(fn) and not FORWARD_LOOPS else [])
+            for fn, args, wrt in CASES if np.ndim(fn(*args)) == 0]     # hvp needs a scalar function
+
+
+@pytest.mark.parametrize("fn,args,wrt", _hvp_params())
+def test_second_order(fn, args, wrt):
+    """Generated gradients (setitem, slot, Grads...) differentiate again: hvp == FD of the gradient."""
+    from transpiler import grad
+    from transpiler.higher import hvp
+    v = np.random.default_rng(4).normal(size=np.shape(args[wrt]))
+    g = grad(fn, wrt=wrt)
+    want = numeric_jvp(lambda *a: g(*a), args, [v if i == wrt else np.zeros(np.shape(a))
+                                                for i, a in enumerate(args)])
+    assert_close(hvp(fn, *args, v, wrt=wrt), want, 1e-4, 1e-5, what=fn.__name__)
+
+
 def test_corpus_size():
     assert len(CASES) >= 35
 
