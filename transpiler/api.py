@@ -13,7 +13,7 @@ import weakref
 
 import numpy as np
 
-from . import interop
+from . import interop, sugar
 from .analysis import analyze
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
@@ -89,7 +89,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
     used = set(free_names(opt))
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
-    function = compile_function(opt, code, ctx)
+    function = sugar.guard(compile_function(opt, code, ctx), ctx)
     return Generated(ctx, stages, opt, code, function, seed, names, single, note)
 
 

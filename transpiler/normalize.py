@@ -160,7 +160,8 @@ class Normalizer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]
-        body = sugar.desugar_blocks(body, self.ctx.namer)
+        self.ctx.handlers = []
+        body = sugar.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
         self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
         returned = False
         for stmt in body:

@@ -16,7 +16,7 @@ Run by ``normalize`` before its own work:
 import ast
 import copy
 
-__all__ = ["desugar_blocks", "comprehension_loop"]
+__all__ = ["desugar_blocks", "comprehension_loop", "guard"]
 
 
 def _mk(node, like):
@@ -27,25 +27,29 @@ def _name(id_, ctx=ast.Load):
     return ast.Name(id_, ctx())
 
 
-def desugar_blocks(body, namer):
-    """``body`` with every ``with`` and ``try`` statement replaced by straight code."""
+def desugar_blocks(body, namer, handlers=None):
+    """``body`` with every ``with`` and ``try`` statement replaced by straight code.
+
+    The ``except`` handlers dropped are appended to ``handlers`` (see ``guard``)."""
     out = []
     for s in body:
         if isinstance(s, ast.With):
-            out.extend(_with(s, namer))
+            out.extend(_with(s, namer, handlers))
         elif isinstance(s, ast.Try):
-            out.extend(desugar_blocks(s.body + s.orelse + s.finalbody, namer))
+            if handlers is not None:
+                handlers.extend(s.handlers)
+            out.extend(desugar_blocks(s.body + s.orelse + s.finalbody, namer, handlers))
         elif isinstance(s, (ast.If, ast.For, ast.While)):
             s = copy.copy(s)
-            s.body = desugar_blocks(s.body, namer)
-            s.orelse = desugar_blocks(s.orelse, namer)
+            s.body = desugar_blocks(s.body, namer, handlers)
+            s.orelse = desugar_blocks(s.orelse, namer, handlers)
             out.append(s)
         else:
             out.append(s)
     return out
 
 
-def _with(s, namer):
+def _with(s, namer, handlers):
     """Enter each manager in order, run the body, exit in reverse order."""
     head, exits = [], []
     for item in s.items:
@@ -58,7 +62,7 @@ def _with(s, namer):
             head.append(_mk(ast.Expr(enter), item.context_expr))
         none = [ast.Constant(None)] * 3
         exits.insert(0, _mk(ast.Expr(ast.Call(ast.Attribute(_name(mgr), "__exit__", ast.Load()), none, [])), s))
-    body = desugar_blocks(s.body, namer)
+    body = desugar_blocks(s.body, namer, handlers)
     if body and isinstance(body[-1], ast.Return) and body[-1].value is not None:
         # exit before returning: the value is computed inside the block
         result = namer.claim("result")
@@ -114,3 +118,41 @@ def comprehension_loop(node, namer, result, kind):
             body = [_mk(ast.If(cond, body, []), cond)]
         body = [_mk(ast.For(gen.target, gen.iter, body, [], None), node)]
     return [_mk(ast.Assign([_name(result, ast.Store)], start), node)] + body
+
+
+def guard(function, ctx):
+    """``function`` (generated code), raising a TranspileError at the user's ``except`` line when an
+    exception one of the dropped handlers would have caught escapes it: the handler would run
+    here, and a gradient cannot be taken through it."""
+    import functools
+
+    handlers = list(getattr(ctx, "handlers", ()))
+    if not handlers:
+        return function
+
+    def catches(handler, exc):
+        if handler.type is None:
+            return True
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        for t in types:
+            try:
+                cls = ctx.parsed.scope.evaluate(t)
+            except Exception:
+                return True          # cannot tell: assume it would have caught it
+            if isinstance(exc, cls):
+                return True
+        return False
+
+    @functools.wraps(function)
+    def guarded(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Exception as exc:
+            for h in handlers:
+                if catches(h, exc):
+                    raise ctx.error(f"{type(exc).__name__}({exc}) was raised, so this `except` handler would "
+                                    "run, and adjoin cannot differentiate through a handler that fires", h,
+                                    "check for the failing case before calling the gradient, or compute "
+                                    "without raising (np.where, np.errstate)") from exc
+            raise
+    return guarded

@@ -812,3 +812,51 @@ def test_errors_point_at_the_construct(fn, words, advice):
     assert advice in (err.hint or ""), err.hint
     assert err.filename.endswith("test_structures.py")
     assert err.lineno >= fn.__code__.co_firstlineno and err.text and "^" in text
+
+
+def try_that_fires(x):
+    try:
+        y = x / np.sum(x)
+        if np.sum(x) == 0.0:
+            y = [][0]
+    except IndexError:
+        y = x
+    return np.sum(y * y)
+
+
+def test_a_handler_that_fires_is_a_clear_error_at_run_time():
+    d = differentiate(try_that_fires)
+    check(try_that_fires, V, tape=False)        # the handler does not fire here
+    with pytest.raises(TranspileError) as info:
+        d.grad(np.array([1.0, -1.0]))
+    err = info.value
+    assert "IndexError" in str(err) and "`except` handler" in str(err) and err.text.strip() == "except IndexError:"
+    assert "check for the failing case" in err.hint
+
+
+def relu_by_mask(x):
+    y = x.copy()
+    y[y < 0] = 0.0
+    return np.sum(y * y)
+
+
+def test_boolean_mask_write():
+    check(relu_by_mask, V, tape=False)
+
+
+def test_writes_inside_a_recorded_op_and_its_second_derivative():
+    """A @differentiate'd function with x[i] = v, called on tensors: one op on the tape whose
+    backward (generated code) runs on tensors again for the second derivative."""
+    import runtime as tf
+    fill_d = differentiate(fill)
+    xt = tf.constant(np.array([0.3, 0.5, 0.7]))
+    with tf.GradientTape() as outer:
+        outer.watch(xt)
+        with tf.GradientTape() as inner:
+            inner.watch(xt)
+            y = fill_d(xt)
+        g = inner.gradient(y, xt)
+        s = tf.reduce_sum(g * g)
+    assert_close(g.numpy(), fill_d.grad(xt.numpy()))
+    expected = numeric_grad(lambda v: np.sum(fill_d.grad(v) ** 2), xt.numpy())
+    assert_close(outer.gradient(s, xt).numpy(), expected, 1e-5, 1e-6)
