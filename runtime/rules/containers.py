@@ -25,6 +25,11 @@ __all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "
            "restructure"]
 
 
+CONTAINER_ARITHMETIC = (
+    "`+` or `*` on lists or tuples (concatenation, repetition) cannot be differentiated; build lists "
+    "with .append(v) and arrays with np.concatenate / np.stack")
+
+
 class Grads(dict):
     """Cotangent of a list, tuple or dict: slot -> cotangent; a missing slot is zero.
 
@@ -45,6 +50,11 @@ class Grads(dict):
 
     def __missing__(self, key):
         return 0.0
+
+    def _refuse(self, *other):
+        raise TypeError(CONTAINER_ARITHMETIC)
+
+    __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __neg__ = __pow__ = _refuse
 
     def __repr__(self):
         return f"Grads({dict.__repr__(self)})"
@@ -94,6 +104,9 @@ def setitem(x, idx, v):
         out[idx] = v
         return out
     out = np.array(x, copy=True)
+    if out.dtype.kind in "biu" and np.result_type(v).kind in "fc":
+        raise TypeError("writing float values into an integer array truncates them, and their "
+                        "derivative with them; create the array with a float dtype (np.zeros(n))")
     if not is_basic_index(idx):
         _refuse_repeats(out.shape, idx)
     out[idx] = v
@@ -231,6 +244,40 @@ def sum_jvp_start(t, ans, iterable, start=0):
 
 
 define(builtins.sum, vjp=(sum_vjp_items, sum_vjp_start), jvp=(sum_jvp_items, sum_jvp_start))
+
+
+# --- np.array / np.asarray of a list of arrays ----------------------------------------------
+
+def rows_like(g, obj):
+    """The cotangent of the list (or array) ``obj`` that ``np.array(obj)`` turned into g's array."""
+    if isinstance(obj, (list, tuple)):
+        return tuple(rows_like(g[i], item) for i, item in enumerate(obj))
+    return np.reshape(g, np.shape(obj))
+
+
+def array_vjp(g, ans, object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    return rows_like(g, object)
+
+
+def array_jvp(t, ans, object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    return np.reshape(np.array(t), np.shape(ans))
+
+
+def asarray_vjp(g, ans, a, dtype=None, order=None, like=None):
+    return rows_like(g, a)
+
+
+def asarray_jvp(t, ans, a, dtype=None, order=None, like=None):
+    return np.reshape(np.asarray(t), np.shape(ans))
+
+
+define(np.array, vjp=(array_vjp,), jvp=(array_jvp,))
+define(np.asarray, vjp=(asarray_vjp,), jvp=(asarray_jvp,))
+def rows_like_jvp(t, ans, g, obj):
+    return rows_like(t, obj)
+
+
+define(rows_like, vjp=(), jvp=(rows_like_jvp, None))
 
 
 # --- rules for the helpers generated gradients call (so they can be differentiated again) ----

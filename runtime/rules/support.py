@@ -19,6 +19,9 @@ def shape_of(x):
 
 def unbroadcast(g, x):
     """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape."""
+    if isinstance(g, (dict, list, tuple)):      # the cotangent of a list: `lst + [v]`, `t * 2`
+        from .containers import CONTAINER_ARITHMETIC
+        raise TypeError(CONTAINER_ARITHMETIC)
     gshape = shape_of(g)
     xshape = shape_of(x)
     if gshape == xshape:

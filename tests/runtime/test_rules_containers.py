@@ -139,3 +139,29 @@ def test_scatter_into_a_container_and_restructure():
     assert_close(slot(np.arange(3.0), 2, 0.0), 2.0)
     with pytest.raises(NotImplementedError, match="slice"):
         scatter_add(np.ones(1), [1.0, 2.0], slice(1, None))
+
+
+@given(shape=shapes(min_dims=1, max_dims=3), seed=seeds)
+def test_array_and_asarray(shape, seed):
+    rng = np.random.default_rng(seed)
+    x = values(rng, shape)
+    for fn in (np.array, np.asarray):
+        check_vjp(fn, [x], rng=rng)
+        check_jvp(fn, [x], rng=rng)
+        rows = [x[i] for i in range(shape[0])]           # a list of rows: one cotangent per row
+        g = rng.normal(size=shape)
+        got = lookup(fn).vjp(0)(g, fn(rows), rows)
+        assert isinstance(got, tuple) and len(got) == shape[0]
+        for i in range(shape[0]):
+            assert_close(got[i], g[i])
+
+
+def test_list_arithmetic_and_truncating_writes_are_refused():
+    with pytest.raises(TypeError, match="concatenation"):
+        Grads({0: 1.0}) * 2
+    from runtime.rules.support import unbroadcast
+    with pytest.raises(TypeError, match="concatenation"):
+        unbroadcast((np.ones(2), np.ones(2)), [np.ones(2)])
+    with pytest.raises(TypeError, match="float dtype"):
+        setitem(np.zeros(3, dtype=int), 0, 1.5)
+    assert setitem(np.zeros(3, dtype=int), 0, 2)[0] == 2

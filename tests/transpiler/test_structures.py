@@ -213,6 +213,13 @@ def generator_over_rows(x):
     return sum(np.sin(v) * v for v in x)
 
 
+def array_from_list(x):
+    squares = []
+    for v in x:
+        squares.append(v * v)
+    return np.sum(np.array(squares) * x) + np.sum(np.asarray([x[0], x[1]]) ** 3)
+
+
 def list_element_write(x):
     lst = [x * 1.0, x * 2.0]          # `lst[0] += ...` on x itself would change the caller's x
     lst[1] = x ** 3
@@ -341,6 +348,7 @@ CASES = [
     (generator_sum, (V,), 0),
     (generator_over_rows, (W,), 0),
     (list_element_write, (V,), 0),
+    (array_from_list, (V,), 0),
     (ragged_list, (V,), 0),
     (tuple_values, (V,), 0),
     (dict_literal, (V,), 0),
@@ -357,6 +365,7 @@ CASES = [
 NO_TAPE = {
     set_const_element, set_active_element, set_slice, set_rows_and_columns, set_in_loop,
     recurrence_in_place, overwritten_value_still_read, matrix_entries, broadcast_write, fancy_index_write,
+    array_from_list,      # np.array(list of tensors) cannot dispatch to the tape: it makes a constant
 }
 
 
@@ -860,3 +869,21 @@ def test_writes_inside_a_recorded_op_and_its_second_derivative():
     assert_close(g.numpy(), fill_d.grad(xt.numpy()))
     expected = numeric_grad(lambda v: np.sum(fill_d.grad(v) ** 2), xt.numpy())
     assert_close(outer.gradient(s, xt).numpy(), expected, 1e-5, 1e-6)
+
+
+def concatenated_list(x):
+    lst = [x[0]]
+    lst = lst + [x[1] * 2.0]
+    return sum(lst)
+
+
+def truncating_write(x):
+    counts = np.zeros(3, dtype=int)
+    counts[0] = x[0] * 2.0
+    return np.sum(counts * x)
+
+
+@pytest.mark.parametrize("fn,words", [(concatenated_list, "concatenation"), (truncating_write, "float dtype")])
+def test_list_arithmetic_and_truncation_are_errors_not_wrong_gradients(fn, words):
+    with pytest.raises(TypeError, match=words):
+        differentiate(fn).grad(V)
