@@ -330,6 +330,7 @@ class Normalizer:
         return carried
 
     def back_edges(self, carried, loc):
+        structures.check_carried_writes(self, carried)
         for user, name in carried:
             current = self.version.get(user)
             if current != name:

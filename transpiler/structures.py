@@ -26,7 +26,7 @@ from runtime.rules.containers import append_at, setitem
 from . import sugar
 from .templates import as_value
 
-__all__ = ["store_item", "augmented_item", "method_statement", "starred_unpack", "comprehension",
+__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack", "comprehension",
            "dict_literal", "element_read", "special_call", "mutated_names", "dict_view_iteration", "indexed_names"]
 
 _MUTATING = {"extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "sort",
@@ -71,10 +71,33 @@ def _index_atom(norm, index, loc):
     return ast.Name(name, ast.Load())
 
 
+def _stored(norm, value):
+    """A value stored into a list or dict is shared with it (a later write to it would show there)."""
+    if isinstance(value, ast.Name) and not getattr(value, "_static", False):
+        norm.shared.add(value.id)
+
+
 def _write(norm, user, current, index, value, loc):
+    if not hasattr(norm, "writes"):
+        norm.writes = {}
+    norm.writes[current] = (user, loc)
     idx = _index_atom(norm, index, loc)
     new = norm.store(user)
     norm.assign(new, _call(norm, setitem, "setitem", [ast.Name(current, ast.Load()), idx, value], loc), loc)
+    _stored(norm, value)
+
+
+def check_carried_writes(norm, carried):
+    """At a loop's back edge: a value written into (x[i] = ...) on one trip and stored in a list or
+    dict by the end of it is the same array on the next trip in Python, so the write shows in the
+    list too; adjoin would give it a new value instead."""
+    for user, name in carried:
+        current = norm.version.get(user)
+        if name in getattr(norm, "writes", {}) and current in norm.shared:
+            _, loc = norm.writes[name]
+            raise norm.error(f"`{user}` shares its array or list with another name (it was stored in a list "
+                             f"or dict, or copied), so writing into it on the next trip would change that too",
+                             loc, f"take a copy first (`{user} = {user}.copy()`) or create `{user}` inside the loop")
 
 
 def store_item(norm, target, atom):
@@ -114,6 +137,7 @@ def method_statement(norm, s):
         k = norm.temp(_call(norm, len, "len", [lst], call), call)
         new = norm.store(user)
         norm.assign(new, _call(norm, append_at, "append_at", [copy.deepcopy(lst), k, value], call), call)
+        _stored(norm, value)
         return True
     if meth in _MUTATING:
         raise norm.error(f"`{user}.{meth}(...)` changes `{user}` in place, which adjoin cannot follow", call,

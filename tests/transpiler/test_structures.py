@@ -800,7 +800,17 @@ def pops(x):
     return sum(lst)
 
 
+def write_after_append(x):
+    rows = []
+    row = np.zeros(3)
+    for i in range(3):
+        row[i] = x[i]            # in Python every entry of rows is this same array
+        rows.append(row)
+    return np.sum(np.stack(rows))
+
+
 @pytest.mark.parametrize("fn,words,advice", [
+    (write_after_append, "shares its array", "copy"),
     (gen_yield, "generators (`yield`)", "return a value"),
     (writes_global, "`global`", "return the new value"),
     (uses_eval, "`eval`", "ordinary Python"),
