@@ -8,8 +8,9 @@ to x.  ``append_at(lst, k, v)`` is ``lst.append(v)`` as a value (k is the old le
 
 The derivative of a container is a container of derivatives.  In reverse mode several
 contributions meet (``params["w"]`` and ``params["b"]`` each give part of ``bparams``), so
-cotangents of containers are ``Grads``: a sparse map from slot to cotangent that adds slot
-by slot with ``+``, so the generated ``b = b + ...`` works unchanged.  Missing slots are
+cotangents of containers are ``Grads`` (defined in ``support`` next to ``scatter_add``, which
+makes them): a sparse map from slot to cotangent that adds slot by slot with ``+``, so the
+generated ``b = b + ...`` works unchanged.  Missing slots are
 zero; ``restructure`` turns a cotangent into the shape of its primal (same dict keys, a
 list or a tuple) at the end.
 """
@@ -19,74 +20,11 @@ import builtins
 import numpy as np
 
 from .registry import define, nondifferentiable, primitive
-from .support import broadcast_like, is_basic_index, scatter_add, unbroadcast
+from .support import (CONTAINER_ARITHMETIC, Grads, _slots, broadcast_like, is_basic_index,  # noqa: F401
+                      scatter_add, scatter_into_container, unbroadcast)
 
 __all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "spread", "total",
            "restructure"]
-
-
-CONTAINER_ARITHMETIC = (
-    "`+` or `*` on lists or tuples (concatenation, repetition) cannot be differentiated; build lists "
-    "with .append(v) and arrays with np.concatenate / np.stack")
-
-
-class Grads(dict):
-    """Cotangent of a list, tuple or dict: slot -> cotangent; a missing slot is zero.
-
-    ``a + b`` adds slot by slot; the other operand may be another Grads, a dense list,
-    tuple or dict of cotangents, a zero (number or all-zero array from ``np.zeros_like``)
-    or a dense array whose rows are the slots of a list.
-    """
-
-    __array_ufunc__ = None          # ndarray + Grads defers to Grads.__radd__
-
-    def __add__(self, other):
-        out = Grads(self)
-        for key, value in _slots(other):
-            out[key] = out[key] + value if key in out else value
-        return out
-
-    __radd__ = __add__
-
-    def __missing__(self, key):
-        return 0.0
-
-    def _refuse(self, *other):
-        raise TypeError(CONTAINER_ARITHMETIC)
-
-    __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __neg__ = __pow__ = _refuse
-
-    def __repr__(self):
-        return f"Grads({dict.__repr__(self)})"
-
-
-def _slots(value):
-    """(slot, cotangent) pairs of a derivative of a container in any representation."""
-    if value is None or isinstance(value, (int, float)) and value == 0:
-        return ()
-    if isinstance(value, dict):
-        return value.items()
-    if isinstance(value, (list, tuple)):
-        return enumerate(value)
-    array = np.asarray(value)
-    if array.dtype == object or not np.any(array):
-        return ()                   # a zero: np.zeros_like of a list or dict
-    return enumerate(array)
-
-
-def _container_slot(x, idx):
-    """The Grads key for ``x[idx]``: lists count from the front."""
-    if isinstance(x, (list, tuple)):
-        if not isinstance(idx, (int, np.integer)):
-            raise NotImplementedError("the derivative of a slice of a Python list is not supported; "
-                                      "index single elements, or np.stack the list into an array first")
-        return int(idx) % len(x)
-    return idx
-
-
-def scatter_into_container(g, x, idx):
-    """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx``."""
-    return Grads({_container_slot(x, idx): g})
 
 
 @primitive

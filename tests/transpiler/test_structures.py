@@ -897,3 +897,25 @@ def truncating_write(x):
 def test_list_arithmetic_and_truncation_are_errors_not_wrong_gradients(fn, words):
     with pytest.raises(TypeError, match=words):
         differentiate(fn).grad(V)
+
+
+@pytest.mark.parametrize("fn,args", [(fill, (V,)), (dict_params, (D, X43)), (list_comprehension, (V,))],
+                         ids=["write_in_loop", "dict_argument", "comprehension"])
+def test_standalone_module_needs_only_numpy(fn, args):
+    """`python -m transpiler ... -o` copies setitem, Grads and friends into the module."""
+    from runtime.rules.containers import restructure
+    from transpiler.api import transform
+    from transpiler.codegen import standalone_module
+    gen = transform(fn)
+    text = standalone_module([gen])
+    assert "runtime" not in text and "transpiler" not in text
+    namespace = {}
+    exec(compile(text, "<standalone>", "exec"), namespace)
+    got = namespace[gen.node.name](*args)
+    want = differentiate(fn).grad(*args)
+    if isinstance(want, dict):
+        got = restructure(got, args[0])
+        for k in want:
+            assert_close(got[k], want[k])
+    else:
+        assert_close(got, want)
