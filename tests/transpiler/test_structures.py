@@ -637,6 +637,25 @@ def test_print_runs_once_per_call(capsys, mode):
     assert out.count("value of x:") == 1 and out.count("step 0") == 1 and out.count("step 1") == 1, out
 
 
+def prints_straight(x):
+    print("value of x:", x[0])
+    y = x * 2.0
+    print("y is", y[1])
+    return np.sum(y * y)
+
+
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_print_without_loops_runs_once_per_call(capsys, mode):
+    d = differentiate(prints_straight, mode=mode)
+    capsys.readouterr()
+    if mode == "reverse":
+        assert_close(d.grad(X3), 8.0 * X3)
+    else:
+        assert_close(d.jvp((X3,), (np.ones(3),))[1], np.sum(8.0 * X3))
+    out = capsys.readouterr().out
+    assert out.count("value of x:") == 1 and out.count("y is") == 1, out
+
+
 def test_random_draws_happen_once_per_call():
     """After f.grad the global generator is where the plain call leaves it."""
     def draws(x):
