@@ -107,6 +107,7 @@ class Normalizer:
         self.first_stored = set()
         self.kinds = {}          # SSA name -> ast.Tuple or ast.List (tuple-literal variables)
         self.shared = set()      # SSA names whose array another name may share (copies, views)
+        self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
 
     # --- helpers ---------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -121,8 +122,13 @@ class Normalizer:
     def assign(self, name, value, loc=None):
         base = _view_base(value)
         if base is not None:
-            # an element read (x[i]) may be a view of x, but writing x afterwards is safe
-            self.shared.update((name,) if structures.element_read(value) else (name, base))
+            # an element read (t = x[i]) may be a view of a row of x: x[j] = ... keeps t's value
+            # (as Python does for a 1-d x), but `x += ...` changing the whole x is refused below
+            if structures.element_read(value):
+                self.shared.add(name)
+                self.read_into.add(base)
+            else:
+                self.shared.update((name, base))
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
     def temp(self, value, loc):
@@ -232,7 +238,7 @@ class Normalizer:
                 raise self.error("augmented assignment to an attribute is not supported", s,
                                  "keep the value in a local variable")
             current = self.version.get(s.target.id)
-            if current in self.shared:
+            if current in self.shared or current in self.read_into:
                 raise self.error(f"`{s.target.id} {_OPS.get(type(s.op), '?')}= ...` would change in place an "
                                  f"array that another name also refers to (a copy, view or slice), and "
                                  "adjoin treats it as a new value", s,
@@ -291,6 +297,8 @@ class Normalizer:
                 value = ast.Name(src, ast.Load()) if src is not None else ast.Constant(None)
                 if src in self.shared:
                     self.shared.add(merged)
+                if src in self.read_into:
+                    self.read_into.add(merged)
                 out.append(self.make_assign(merged, value, s))
             self.first_stored.add(user)
             self.version[user] = merged
@@ -324,6 +332,8 @@ class Normalizer:
                           loop)
                 if src in self.shared:
                     self.shared.add(name)
+                if src in self.read_into:
+                    self.read_into.add(name)
                 self.first_stored.add(user)
                 self.version[user] = name
                 carried.append((user, name))

@@ -828,8 +828,16 @@ def write_after_append(x):
     return np.sum(np.stack(rows))
 
 
+def row_then_inplace(x):
+    m = np.outer(x, x)
+    row = m[0]                   # a view: `m += 1.0` changes it in Python
+    m += 1.0
+    return np.sum(row * m)
+
+
 @pytest.mark.parametrize("fn,words,advice", [
     (write_after_append, "shares its array", "copy"),
+    (row_then_inplace, "in place", ".copy()"),
     (gen_yield, "generators (`yield`)", "return a value"),
     (writes_global, "`global`", "return the new value"),
     (uses_eval, "`eval`", "ordinary Python"),
