@@ -51,7 +51,16 @@ class Forward:
     def zeros(self, atom):
         if isinstance(atom, ast.Constant):
             return ast.Constant(0.0)
+        if isinstance(atom, ast.Name) and atom.id in self.indexed():   # may be a list or dict
+            from runtime.rules.containers import zeros_tree
+            return ast.Call(self.ctx.ref(zeros_tree, "zeros_tree"), [atom], [])
         return self.np_call("zeros_like", atom)
+
+    def indexed(self):
+        if getattr(self, "_indexed", None) is None:
+            from .structures import indexed_names
+            self._indexed = indexed_names(self.core, self.info)
+        return self._indexed
 
     def tangent_of(self, atom):
         """The tangent of an atom (or a tuple/list of atoms) as an expression."""

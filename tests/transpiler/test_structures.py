@@ -272,6 +272,16 @@ def dict_comprehension(x):
     return s
 
 
+def dict_in_branch(x):
+    d = {"a": 1.0, "b": x}
+    if np.sum(x) > 0:
+        d["a"] = x * 2.0
+    lst = [0.5]
+    if np.sum(x) < 100.0:
+        lst[0] = np.sum(x ** 2)
+    return np.sum(d["a"] * d["b"]) * lst[0]
+
+
 # --- pass-through statements and constants --------------------------------------------------
 
 def with_errstate(x):
@@ -355,6 +365,7 @@ CASES = [
     (dict_writes, (V,), 0),
     (dict_items_loop, (V,), 0),
     (dict_comprehension, (V,), 0),
+    (dict_in_branch, (U,), 0),
     (with_errstate, (U,), 0),
     (try_that_does_not_fire, (V,), 0),
     (constants_and_ints, (V,), 0),
