@@ -26,7 +26,8 @@ from runtime.rules.containers import append_at, setitem
 from . import sugar
 from .templates import as_value
 
-__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack", "comprehension",
+__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
+           "comprehension",
            "dict_literal", "element_read", "special_call", "mutated_names", "dict_view_iteration", "indexed_names"]
 
 _MUTATING = {"extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "sort",
@@ -97,7 +98,8 @@ def check_carried_writes(norm, carried):
             _, loc = norm.writes[name]
             raise norm.error(f"`{user}` shares its array or list with another name (it was stored in a list "
                              f"or dict, or copied), so writing into it on the next trip would change that too",
-                             loc, f"take a copy first (`{user} = {user}.copy()`) or create `{user}` inside the loop")
+                             loc, f"take a copy first (`{user} = {user}.copy()`) or create `{user}` "
+                             "inside the loop")
 
 
 def store_item(norm, target, atom):
@@ -228,7 +230,8 @@ def mutated_names(stmts):
     out = set()
     for st in stmts:
         for n in ast.walk(st):
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AugAssign) else []
+            targets = n.targets if isinstance(n, ast.Assign) else \
+                [n.target] if isinstance(n, ast.AugAssign) else []
             for t in targets:
                 for sub in ast.walk(t):
                     if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name):

@@ -21,7 +21,7 @@ import numpy as np
 
 from .registry import define, nondifferentiable, primitive
 from .support import (CONTAINER_ARITHMETIC, Grads, _slots, broadcast_like, is_basic_index,  # noqa: F401
-                      scatter_add, scatter_into_container, unbroadcast)
+                      scatter_add, unbroadcast)
 
 __all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "spread", "total",
            "restructure"]

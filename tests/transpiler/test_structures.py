@@ -591,7 +591,8 @@ def test_structured_forward(fn, args, wrt):
     def moved(sign):
         tree = args[wrt]
         for p, leaf in _leaves(args[wrt]):
-            tree = _replace(tree, p, np.asarray(leaf, dtype=np.float64) + sign * eps * np.asarray(_get(tangent, p)))
+            step = sign * eps * np.asarray(_get(tangent, p))
+            tree = _replace(tree, p, np.asarray(leaf, dtype=np.float64) + step)
         new = list(args)
         new[wrt] = tree
         return np.asarray(fn(*new), dtype=np.float64)
