@@ -220,7 +220,7 @@ def special_call(norm, fn, node):
     if one and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
         if fn is builtins.sum:
             return _loop_into(norm, node.args[0], "sum", "total")
-        if fn is list:
+        if fn in (list, tuple):          # a list serves for a tuple: both are only read
             return _loop_into(norm, node.args[0], "list", "items")
     return None
 

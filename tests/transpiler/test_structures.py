@@ -220,6 +220,15 @@ def array_from_list(x):
     return np.sum(np.array(squares) * x) + np.sum(np.asarray([x[0], x[1]]) ** 3)
 
 
+def numpy_over_comprehensions(x):
+    return np.sum([x[i] ** 2 for i in range(len(x))]) + np.mean([np.sin(v) for v in x])
+
+
+def tuple_of_generator(x):
+    t = tuple(v * 2.0 for v in x)
+    return t[0] * t[-1]
+
+
 def list_element_write(x):
     lst = [x * 1.0, x * 2.0]          # `lst[0] += ...` on x itself would change the caller's x
     lst[1] = x ** 3
@@ -359,6 +368,8 @@ CASES = [
     (generator_over_rows, (W,), 0),
     (list_element_write, (V,), 0),
     (array_from_list, (V,), 0),
+    (numpy_over_comprehensions, (V,), 0),
+    (tuple_of_generator, (V,), 0),
     (ragged_list, (V,), 0),
     (tuple_values, (V,), 0),
     (dict_literal, (V,), 0),
@@ -376,7 +387,8 @@ CASES = [
 NO_TAPE = {
     set_const_element, set_active_element, set_slice, set_rows_and_columns, set_in_loop,
     recurrence_in_place, overwritten_value_still_read, matrix_entries, broadcast_write, fancy_index_write,
-    array_from_list,      # np.array(list of tensors) cannot dispatch to the tape: it makes a constant
+    array_from_list,      # np.array / np.sum of a list of tensors cannot dispatch to the tape:
+    numpy_over_comprehensions,   # numpy turns the list into a constant array
 }
 
 
