@@ -243,6 +243,30 @@ def ragged_list(x):
     return np.sum(parts[0] * parts[1])
 
 
+def ragged_concatenate(x):
+    pieces = []
+    for i in range(3):
+        pieces.append(x[:i + 1] * 2.0)
+    return np.sum(np.concatenate(pieces) ** 2)
+
+
+def ragged_write_in_branch(x):
+    parts = [x[0], x[1:] * 3.0]
+    if np.sum(x) > 0:
+        parts[1] = x[1:] ** 2
+    return np.sum(np.concatenate([parts[0] * np.ones(1), parts[1]]))
+
+
+def list_of_lists(x):
+    grid = []
+    for i in range(2):
+        row = []
+        for j in range(2):
+            row.append(x[i] * x[j])
+        grid.append(row)
+    return grid[0][1] * grid[1][1] + sum(grid[1])
+
+
 def tuple_values(x):
     t = (x, x * x)
     a = t[0]
@@ -372,6 +396,9 @@ CASES = [
     (tuple_of_generator, (V,), 0),
     (ragged_list, (V,), 0),
     (tuple_values, (V,), 0),
+    (ragged_concatenate, (V,), 0),
+    (ragged_write_in_branch, (V,), 0),
+    (list_of_lists, (V,), 0),
     (dict_literal, (V,), 0),
     (dict_writes, (V,), 0),
     (dict_items_loop, (V,), 0),
