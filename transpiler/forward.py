@@ -52,7 +52,16 @@ class Forward:
     def zeros(self, atom):
         if isinstance(atom, ast.Constant) or (isinstance(atom, ast.Name) and atom.id in self.info.scalars):
             return ast.Constant(0.0)
+        if isinstance(atom, ast.Name) and atom.id in self.indexed():   # may be a list or dict
+            from runtime.rules.containers import zeros_tree
+            return ast.Call(self.ctx.ref(zeros_tree, "zeros_tree"), [atom], [])
         return self.np_call("zeros_like", atom)
+
+    def indexed(self):
+        if getattr(self, "_indexed", None) is None:
+            from .structures import indexed_names
+            self._indexed = indexed_names(self.core, self.info)
+        return self._indexed
 
     def tangent_of(self, atom):
         """The tangent of an atom (or a tuple/list of atoms) as an expression."""
@@ -147,7 +156,22 @@ class Forward:
             return [ast.Assign([dt], ast.Constant(None))]   # a name not set yet on this path
         if op.kind != "prim":
             return [ast.Assign([dt], self.zeros(self.load(target)))]
+        if getattr(op.fn, "linear_in", None):
+            return [ast.Assign([dt], self.linear(op))]
         return self.primitive(op, s, dt)
+
+    def linear(self, op):
+        """A primitive linear in its differentiable arguments (setitem, append_at): the same call
+        on their tangents, so containers keep their structure (zeros for inactive ones)."""
+        from runtime.rules.containers import zeros_tree
+        args = []
+        for i, a in enumerate(op.args):
+            if i in op.fn.linear_in and not any(self.active(n) for n in _names(a)):
+                a = ast.Call(self.ctx.ref(zeros_tree, "zeros_tree"), [a], [])
+            elif i in op.fn.linear_in:
+                a = self.tangent_of(a)
+            args.append(a)
+        return ast.Call(op.node.func, args, [])
 
     def primitive(self, op, s, dt):
         rule = op.rule

@@ -151,7 +151,16 @@ class Reverse:
     def zero(self, name):
         if name in self.info.scalars:
             return ast.Constant(0.0)
+        if name in self.indexed():       # may be a list or dict: its zero cotangent is an empty Grads
+            from runtime.rules.containers import zero_grad
+            return ast.Call(self.ctx.ref(zero_grad, "zero_grad"), [self.load(name)], [])
         return self.np_call("zeros_like", self.load(name))
+
+    def indexed(self):
+        if getattr(self, "_indexed", None) is None:
+            from .structures import indexed_names
+            self._indexed = indexed_names(self.core, self.info)
+        return self._indexed
 
     @staticmethod
     def merged(s):
@@ -182,8 +191,7 @@ class Reverse:
         Only values the adjoint reads are saved (the to-be-recorded analysis): one push
         per value per iteration.
         """
-        reads = {n.id for st in adjoint for n in ast.walk(st)
-                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        reads = _free_reads(adjoint)
         needed = sorted(reads & owned)
         tail = 0
         while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
@@ -315,8 +323,7 @@ class Reverse:
         elif op.kind == "prim":
             self.primitive(op, s, g, block, has)
         elif op.kind == "tuple":
-            raise self.ctx.error("a tuple of differentiable values is used in a way adjoin cannot "
-                                 "differentiate yet", s, "unpack the tuple into names first")
+            self.elements(op, g, block, has)
         has.discard(target)      # the value is overwritten here: its adjoint starts again
         if block:
             src = getattr(s, "_src", None)
@@ -324,6 +331,13 @@ class Reverse:
                 out.append(comment("grad of: " + self.source_of(src)))
                 self.last_src = src
             out.extend(block)
+
+    def elements(self, op, g, block, has):
+        """A tuple/list literal: element j gets slot j of the cotangent (a Grads, tuple or array)."""
+        from runtime.rules.containers import slot
+        for j, e in enumerate(op.args):
+            if isinstance(e, ast.Name) and self.info.needs_adjoint(e.id):
+                self.contribute(block, has, e.id, ast.Call(self.ctx.ref(slot, "slot"), [g, ast.Constant(j), e], []))
 
     def source_of(self, src):
         """The user's statement for a comment; compound statements by their header line."""
@@ -417,6 +431,19 @@ class Reverse:
                 continue
             return False
         return True
+
+
+def _free_reads(stmts):
+    """Names ``stmts`` read from outside: a for loop's own target is not read from outside it
+    (an inner loop that ran no times leaves no value to save)."""
+    out = set()
+    for st in stmts:
+        if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
+            out |= _free_reads(st.body) - {st.target.id}
+            out |= {n.id for n in ast.walk(st.iter) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            continue
+        out |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return out
 
 
 def _names(node):
