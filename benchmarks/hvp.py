@@ -1,8 +1,12 @@
 """Hessian-vector product of f(x) = sum(tanh(A @ x)) ** 2, x a 1,000-vector.
 
 Generated gradient vs generated forward-over-reverse HVP, next to autograd (and JAX /
-PyTorch when installed), all measured in this one run.  Also prints the generated line
-count of grad, grad(grad) and grad(grad(grad)) for a 20-line function.
+PyTorch when installed), all measured in this one run; the same for a 20-step tanh RNN (a
+loop: its gradient saves on a stack, and the HVP carries tangents through the stack).  Also
+prints the generated line count of grad, grad(grad) and grad(grad(grad)) for a 20-line
+function and for the loop (which stays a loop at every order).  BLAS runs on one thread
+unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS say otherwise: threaded matrix-vector products
+on a busy machine made the ratios swing between 1x and 10x from run to run.
 
     python benchmarks/hvp.py
 """
@@ -12,7 +16,10 @@ import os
 import sys
 import timeit
 
-import numpy as np
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")      # before numpy loads BLAS
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -29,8 +36,24 @@ def f(x):
     return np.sum(np.tanh(A @ x)) ** 2
 
 
-def best(fn, number=20, repeat=5):
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+W = rng.normal(size=(300, 300)) / np.sqrt(300)
+xr, vr = rng.normal(size=300), rng.normal(size=300)
+
+
+def rnn(x):
+    h = x
+    for t in range(20):
+        h = np.tanh(W @ h + x)
+    return np.sum(h * h)
+
+
+def best(*fns, number=20, repeat=15):
+    """Best time per call of each function, measured in turns so load spikes hit them alike."""
+    times = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            times[k] = min(times[k], timeit.timeit(fn, number=number) / number)
+    return times if len(fns) > 1 else times[0]
 
 
 def twenty_lines(x):
@@ -60,7 +83,8 @@ def main():
     h = hvp(f)
     fd = (g(x + 1e-6 * v) - g(x - 1e-6 * v)) / 2e-6
     assert np.allclose(h(x, v), fd, rtol=1e-4, atol=1e-4)
-    rows = [("adjoin grad", best(lambda: g(x))), ("adjoin hvp (fwd-over-rev)", best(lambda: h(x, v)))]
+    tg, th = best(lambda: g(x), lambda: h(x, v))
+    rows = [("adjoin grad", tg), ("adjoin hvp (fwd-over-rev)", th)]
     base = rows[0][1]
 
     if importlib.util.find_spec("autograd"):
@@ -73,7 +97,8 @@ def main():
         ga = agrad(fa)
         hva = agrad(lambda x, v: anp.sum(ga(x) * v))      # reverse over reverse
         assert np.allclose(hva(x, v), fd, rtol=1e-4, atol=1e-4)
-        rows += [("autograd grad", best(lambda: ga(x))), ("autograd hvp (rev-over-rev)", best(lambda: hva(x, v)))]
+        tga, tha = best(lambda: ga(x), lambda: hva(x, v))
+        rows += [("autograd grad", tga), ("autograd hvp (rev-over-rev)", tha)]
     if importlib.util.find_spec("jax"):
         import jax
         import jax.numpy as jnp
@@ -98,20 +123,31 @@ def main():
         rows += [("torch grad", best(lambda: torch.func.grad(ft)(xt))),
                  ("torch hvp", best(lambda: torch.func.jvp(torch.func.grad(ft), (xt,), (vt,))[1]))]
 
-    print(f"f(x) = sum(tanh(A @ x)) ** 2, A {N}x{N}, float64")
+    print(f"f(x) = sum(tanh(A @ x)) ** 2, A {N}x{N}, float64, "
+          f"BLAS threads: {os.environ['OPENBLAS_NUM_THREADS']}")
     print(f"{'':30s} {'time':>10s} {'/ adjoin grad':>14s}")
     for name, t in rows:
         print(f"{name:30s} {t * 1e3:8.3f} ms {t / base:13.2f}x")
     print(f"adjoin hvp / adjoin grad: {rows[1][1] / base:.2f}x (target < 4x)")
 
-    g1 = grad(twenty_lines)
-    g2 = grad(g1)
-    g3 = grad(g2)
-    print("\ngenerated lines (code, without imports/comments) for a 20-line function:")
-    for name, d in (("grad", g1), ("grad∘grad", g2), ("grad∘grad∘grad", g3), ("hvp", hvp(twenty_lines))):
-        lines = [ln for ln in d.source.splitlines()
-                 if ln.strip() and not ln.lstrip().startswith(("#", "import ", "from "))]
-        print(f"  {name:16s} {len(lines):5d}")
+    gr, hr = grad(rnn), hvp(rnn)
+    fdr = (gr(xr + 1e-6 * vr) - gr(xr - 1e-6 * vr)) / 2e-6
+    assert np.allclose(hr(xr, vr), fdr, rtol=1e-4, atol=1e-4)
+    tg, th = best(lambda: gr(xr), lambda: hr(xr, vr))
+    print(f"\nloop: 20-step tanh RNN, W 300x300: grad {tg * 1e3:.3f} ms, hvp {th * 1e3:.3f} ms, "
+          f"hvp / grad: {th / tg:.2f}x")
+
+    print("\ngenerated lines (code, without imports/comments):")
+    print(f"  {'':16s} {'20-line function':>16s} {'RNN loop':>9s}")
+    for name, order in (("grad", 1), ("grad∘grad", 2), ("grad∘grad∘grad", 3), ("hvp", 0)):
+        counts = []
+        for fn in (twenty_lines, rnn):
+            d = hvp(fn) if order == 0 else fn
+            for _ in range(order):
+                d = grad(d)
+            counts.append(len([ln for ln in d.source.splitlines()
+                               if ln.strip() and not ln.lstrip().startswith(("#", "import ", "from "))]))
+        print(f"  {name:16s} {counts[0]:16d} {counts[1]:9d}")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import numpy as np
 
 from runtime.rules import registry
 
+from . import stacks
 from .normalize import CONSTANT_ATTRS
 
 __all__ = ["Op", "describe", "analyze", "Analysis", "BINOPS", "UNARYOPS", "CMPOPS"]
@@ -109,6 +110,8 @@ def describe(value):
         return _primitive("prim", UNARYOPS[type(value.op)], value, [value.operand])
     if isinstance(value, ast.Compare):
         return Op("nondiff", value, CMPOPS[type(value.ops[0])], None, [value.left, value.comparators[0]])
+    if isinstance(value, ast.Call) and getattr(value, "_stack_pop", None):
+        return Op("pop", value, args=[ast.Name(value._stack_pop, ast.Load())])   # see stacks.py
     if isinstance(value, ast.Call):
         fn = getattr(value, "_prim", None)
         kwargs = {k.arg: k.value for k in value.keywords}
@@ -120,7 +123,7 @@ def describe(value):
         op = _primitive("prim", operator.getitem, value, [value.value, value.slice])
         return op
     if isinstance(value, ast.Attribute):
-        if value.attr in CONSTANT_ATTRS:
+        if value.attr in CONSTANT_ATTRS or getattr(value, "_stack_method", None):
             return Op("nondiff", value, None, None, [value.value])
         return Op("unknown", value, None, None, [value.value])
     if isinstance(value, (ast.Tuple, ast.List)):
@@ -153,7 +156,7 @@ class Analysis:
 
 def _flows(op, index):
     """Does a gradient flow from the value into positional operand ``index``?"""
-    if op.kind in ("copy", "tuple", "unknown"):
+    if op.kind in ("copy", "tuple", "unknown", "pop"):
         return True
     if op.kind != "prim":
         return False
@@ -173,9 +176,14 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     for s in assigns:
         ops[id(s)] = describe(s.value)
     active = set(wrt_names)
+    pushes = [stacks.push_parts(p) for p in stacks.walk_pushes(fn.body)]
     changed = True
     while changed:
         changed = False
+        for stack, value in pushes:      # a stack holding an active value is active
+            if stack not in active and any(n in active for n in _names(value)):
+                active.add(stack)
+                changed = True
         for s in assigns:
             target = s.targets[0].id
             if target in active:
@@ -199,7 +207,10 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
                 scalars.discard(target)
                 changed = True
     useful = set(outputs)
-    _mark_useful(fn.body, useful, active, ops)
+    size = -1
+    while len(useful) != size:           # once more if a push makes a stack's values useful
+        size = len(useful)
+        _mark_useful(fn.body, useful, active, ops)
     return Analysis(active, useful, scalars, ops)
 
 
@@ -214,6 +225,10 @@ def _mark_useful(body, useful, active, ops):
                 _mark_useful(s.body, useful, active, ops)
                 if len(useful) == size:
                     break
+        elif stacks.push_parts(s) is not None:
+            stack, value = stacks.push_parts(s)
+            if stack in useful:
+                useful.update(n for n in _names(value) if n in active)
         elif isinstance(s, ast.Assign):
             if s.targets[0].id in useful:
                 op = ops[id(s)]

@@ -13,7 +13,7 @@ import weakref
 
 import numpy as np
 
-from . import interop
+from . import interop, sugar
 from .analysis import analyze
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
@@ -24,6 +24,7 @@ from .optimize import optimize
 from .parsing import parse_function
 from .reverse import reverse
 from .tfcalls import rewrite_tf_calls
+from runtime.rules.containers import restructure
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -89,7 +90,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
     used = set(free_names(opt))
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
-    function = compile_function(opt, code, ctx)
+    function = sugar.guard(compile_function(opt, code, ctx), ctx)
     return Generated(ctx, stages, opt, code, function, seed, names, single, note)
 
 
@@ -101,6 +102,10 @@ def _output_names(core):
 
 def _check_wrt_value(fname, pname, value):
     """Gradients exist for floating-point inputs only; say so clearly for anything else."""
+    if isinstance(value, (list, tuple, dict)):        # a structure: every leaf must be a float
+        for item in (value.values() if isinstance(value, dict) else value):
+            _check_wrt_value(fname, pname, item)
+        return
     if isinstance(value, (bool, np.bool_)) or isinstance(value, (int, np.integer)):
         raise TypeError(f"{fname}: cannot differentiate with respect to `{pname}`, which is the "
                         f"integer {value!r}; pass a float ({float(value)!r}) or a float array")
@@ -170,7 +175,21 @@ class _Transformer:
         if seed is not None:
             kwargs = dict(kwargs)
             kwargs[gen.seed_name] = seed
-        return gen.function(*args, **kwargs)
+        return _restructured(gen, self.signature, args, kwargs, preserve_result, gen.function(*args, **kwargs))
+
+
+def _restructured(gen, signature, args, kwargs, preserve_result, result):
+    """Gradients with respect to a dict, list or tuple argument in that argument's structure."""
+    bound = signature.bind(*args, **{k: v for k, v in kwargs.items() if k != gen.seed_name})
+    likes = [bound.arguments.get(name) for name in gen.wrt]
+    if not any(isinstance(like, (list, tuple, dict)) for like in likes):
+        return result
+    grads, value = result if preserve_result else (result, None)
+    if len(gen.wrt) == 1:
+        grads = restructure(grads, likes[0])
+    else:
+        grads = tuple(restructure(g, like) for g, like in zip(grads, likes))
+    return (grads, value) if preserve_result else grads
 
 
 _TRANSFORMERS = weakref.WeakKeyDictionary()

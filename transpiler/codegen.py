@@ -13,6 +13,7 @@ import builtins
 import inspect
 import linecache
 import re
+import sys
 import textwrap
 import types
 import warnings
@@ -82,6 +83,9 @@ _COUNTER = [0]
 
 def free_names(fn_node):
     """Names the generated function reads but never binds."""
+    if isinstance(fn_node, ast.ClassDef):           # a helper class (the Grads cotangent)
+        return [n for m in fn_node.body if isinstance(m, ast.FunctionDef) for n in free_names(m)] + \
+               [n.id for b in fn_node.bases for n in ast.walk(b) if isinstance(n, ast.Name)]
     bound = {a.arg for a in fn_node.args.posonlyargs + fn_node.args.args + fn_node.args.kwonlyargs}
     for extra in (fn_node.args.vararg, fn_node.args.kwarg):
         if extra is not None:
@@ -178,11 +182,12 @@ def standalone_module(generated):
         mod = getattr(obj, "__module__", "") or ""
         if mod.startswith("runtime.") and callable(obj):
             node, raw = _helper_source(obj, name)
+            owner = getattr(raw, "__globals__", None) or vars(sys.modules[raw.__module__])
             for dep in free_names(node):
                 if dep in done:
                     continue
-                if dep in raw.__globals__:
-                    need(dep, raw.__globals__[dep], raw.__globals__)
+                if dep in owner:
+                    need(dep, owner[dep], owner)
             helpers.append(to_source(node))
             return
         if isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple)):

@@ -7,9 +7,11 @@ inlining the runtime's JVP rule for every active operand and adding the contribu
     dt = da * b + a * db
 
 Nothing is saved and nothing runs backwards, so control flow maps one to one: an ``if``
-becomes the same ``if`` with tangent statements inside each branch (a name that only one
-branch makes active gets a zero tangent in the other), and a loop will become the same
-loop with tangent statements in its body -- no stacks.
+becomes the same ``if`` with tangent statements inside each branch, and a loop (``for``,
+``while``, and the loops normalize builds from ``break``/``continue``/``return``) becomes
+the same loop with tangent statements in its body -- no stacks, and the code size does not
+depend on the trip count.  A loop-carried name is copied in before the loop and at the
+back edge; both copies get tangent copies, so its tangent is carried along with it.
 
 The generated function takes the primal parameters plus one keyword-only tangent per
 ``wrt`` parameter (``dx``) and returns ``(value, tangent)``.
@@ -20,8 +22,7 @@ import operator
 
 import numpy as np
 
-from . import templates
-from .analysis import walk_assigns
+from . import stacks, templates
 from .reverse import Reverse, comment
 
 __all__ = ["forward", "Forward"]
@@ -49,9 +50,18 @@ class Forward:
         return self.info.needs_adjoint(name)   # depends on wrt and reaches the output
 
     def zeros(self, atom):
-        if isinstance(atom, ast.Constant):
+        if isinstance(atom, ast.Constant) or (isinstance(atom, ast.Name) and atom.id in self.info.scalars):
             return ast.Constant(0.0)
+        if isinstance(atom, ast.Name) and atom.id in self.indexed():   # may be a list or dict
+            from runtime.rules.containers import zeros_tree
+            return ast.Call(self.ctx.ref(zeros_tree, "zeros_tree"), [atom], [])
         return self.np_call("zeros_like", atom)
+
+    def indexed(self):
+        if getattr(self, "_indexed", None) is None:
+            from .structures import indexed_names
+            self._indexed = indexed_names(self.core, self.info)
+        return self._indexed
 
     def tangent_of(self, atom):
         """The tangent of an atom (or a tuple/list of atoms) as an expression."""
@@ -91,32 +101,45 @@ class Forward:
             if isinstance(s, ast.If):
                 out.append(self.branch(s))
                 continue
+            if isinstance(s, (ast.For, ast.While)):
+                out.append(self.loop(s))
+                continue
             src = getattr(s, "_src", None)
             if src is not None and src is not self.last_src and isinstance(s, ast.Assign) \
                     and self.active(s.targets[0].id):
-                out.append(comment(self.ctx.parsed.segment(src)))
+                out.append(comment(Reverse.source_of(self, src)))
                 self.last_src = src
             out.append(s)
-            if isinstance(s, ast.Assign) and self.active(s.targets[0].id):
+            if stacks.handles(s):
+                out.extend(stacks.forward(self, s))      # tangent stacks mirror the pushes and pops
+            elif isinstance(s, ast.Assign) and self.active(s.targets[0].id):
                 out.extend(self.statement(s))
         return out
 
     def branch(self, s):
+        """The same ``if`` with tangents in each branch.
+
+        Normalize assigns every name that outlives the ``if`` in both branches (a constant,
+        or None, where the user's branch does not set it), and activity is per name, so each
+        branch gives such a name its tangent; names local to one branch need nothing."""
         self.last_src = None
         body = self.block(s.body)
         self.last_src = None
         orelse = self.block(s.orelse)
         self.last_src = None
-        # a name one branch makes active but the other assigns a constant: zero tangent there
-        for mine, other, block in ((s.body, s.orelse, orelse), (s.orelse, s.body, body)):
-            have = {a.targets[0].id for a in walk_assigns(other) if self.active(a.targets[0].id)}
-            for a in walk_assigns(mine):
-                name = a.targets[0].id
-                if self.active(name) and name not in have:
-                    block.append(ast.Assign([ast.Name(self.tan(name), ast.Store())],
-                                            self.zeros(self.load(name))))
-                    have.add(name)
         new = ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()])
+        return ast.copy_location(new, s)
+
+    def loop(self, s):
+        """The same loop with tangents in its body: a carried name's tangent is carried too,
+        since its initial copy before the loop and its back-edge copy both get tangents."""
+        self.last_src = None
+        body = self.block(s.body) or [ast.Pass()]
+        self.last_src = None
+        if isinstance(s, ast.For):
+            new = ast.For(s.target, s.iter, body, [], None)
+        else:
+            new = ast.While(s.test, body, [])
         return ast.copy_location(new, s)
 
     def statement(self, s):
@@ -129,9 +152,26 @@ class Forward:
             return [ast.Assign([dt], self.tangent_of(op.node))]
         if op.kind == "unknown":
             raise Reverse.unknown(self, op, s)
+        if op.kind == "const" and isinstance(op.node, ast.Constant) and op.node.value is None:
+            return [ast.Assign([dt], ast.Constant(None))]   # a name not set yet on this path
         if op.kind != "prim":
             return [ast.Assign([dt], self.zeros(self.load(target)))]
+        if getattr(op.fn, "linear_in", None):
+            return [ast.Assign([dt], self.linear(op))]
         return self.primitive(op, s, dt)
+
+    def linear(self, op):
+        """A primitive linear in its differentiable arguments (setitem, append_at): the same call
+        on their tangents, so containers keep their structure (zeros for inactive ones)."""
+        from runtime.rules.containers import zeros_tree
+        args = []
+        for i, a in enumerate(op.args):
+            if i in op.fn.linear_in and not any(self.active(n) for n in _names(a)):
+                a = ast.Call(self.ctx.ref(zeros_tree, "zeros_tree"), [a], [])
+            elif i in op.fn.linear_in:
+                a = self.tangent_of(a)
+            args.append(a)
+        return ast.Call(op.node.func, args, [])
 
     def primitive(self, op, s, dt):
         rule = op.rule

@@ -22,6 +22,7 @@ import numpy as np
 
 from .errors import Unresolved
 from .parsing import MISSING
+from . import stacks, structures, sugar
 
 __all__ = ["normalize", "ARRAY_METHODS", "CONSTANT_ATTRS"]
 
@@ -37,18 +38,19 @@ _METHOD_FUNCTION = {"flatten": "ravel", "conj": "conjugate"}
 CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}
 
 _UNSUPPORTED_STMT = {
-    ast.With: ("`with` blocks are not supported yet", "move the block outside the differentiated function"),
-    ast.Try: ("`try` blocks are not supported yet", "move error handling outside the differentiated function"),
     ast.FunctionDef: ("nested function definitions are not supported yet",
                       "define the helper at module level and call it before differentiating"),
     ast.ClassDef: ("class definitions inside a differentiated function are not supported",
                    "define the class at module level"),
-    ast.Global: ("`global` is not supported", "pass the value as an argument instead"),
+    ast.Global: ("`global` declares a module variable to write, and a differentiated function cannot "
+                 "change module state", "read globals freely; return the new value instead of writing it"),
     ast.Nonlocal: ("`nonlocal` is not supported", "pass the value as an argument instead"),
     ast.Delete: ("`del` is not supported", "remove the del statement"),
     ast.Import: ("imports inside a differentiated function are not supported", "import at module level"),
     ast.ImportFrom: ("imports inside a differentiated function are not supported", "import at module level"),
-    ast.Raise: ("`raise` is not supported yet", "check inputs before calling the differentiated function"),
+    ast.Raise: ("`raise` inside a differentiated function is not supported: a gradient cannot pass "
+                "through an exception", "check inputs before calling the differentiated function "
+                "(an `assert` is kept and is fine)"),
 }
 for _name, _msg in (("AsyncFor", "`async for`"), ("AsyncWith", "`async with`"), ("TryStar", "`try`"),
                     ("Match", "`match` statements")):
@@ -58,18 +60,17 @@ for _name, _msg in (("AsyncFor", "`async for`"), ("AsyncWith", "`async with`"), 
 
 _UNSUPPORTED_EXPR = {
     ast.Lambda: ("lambdas are not supported", "define a module-level function with a derivative rule"),
-    ast.ListComp: ("list comprehensions are not supported yet", "use numpy operations (np.stack, broadcasting)"),
     ast.SetComp: ("set comprehensions are not supported", "compute the set outside the function"),
-    ast.DictComp: ("dict comprehensions are not supported", "compute the dict outside the function"),
-    ast.GeneratorExp: ("generator expressions are not supported yet", "use numpy operations instead"),
     ast.NamedExpr: ("assignment expressions (:=) are not supported", "use a separate assignment"),
     ast.Await: ("await is not supported", "differentiate a synchronous function"),
-    ast.Yield: ("generators cannot be differentiated", "return a value instead of yielding"),
-    ast.YieldFrom: ("generators cannot be differentiated", "return a value instead of yielding"),
+    ast.Yield: ("generators (`yield`) cannot be differentiated", "return a value (or a list of values) "
+                "instead of yielding"),
+    ast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value (or a list of values) "
+                    "instead of yielding"),
     ast.Starred: ("star-arguments are not supported", "pass the arguments one by one"),
 }
 
-_OPAQUE = (ast.JoinedStr, ast.Dict, ast.Set)
+_OPAQUE = (ast.JoinedStr, ast.Set)
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
         ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -106,6 +107,8 @@ class Normalizer:
         self.first_stored = set()
         self.kinds = {}          # SSA name -> ast.Tuple or ast.List (tuple-literal variables)
         self.shared = set()      # SSA names whose array another name may share (copies, views)
+        self.stack_methods = {}  # SSA name -> ("push" | "pop", stack): a generated gradient's stacks
+        self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
 
     # --- helpers ---------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -120,7 +123,14 @@ class Normalizer:
     def assign(self, name, value, loc=None):
         base = _view_base(value)
         if base is not None:
-            self.shared.update((name, base))
+            # an element read (t = x[i]) may be a view of a row of x: x[j] = ... keeps t's value
+            # (as Python does for a 1-d x), but `x += ...` changing the whole x is refused below
+            if structures.element_read(value):
+                self.shared.add(name)
+                self.read_into.add(base)
+            else:
+                self.shared.update((name, base))
+        stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
     def temp(self, value, loc):
@@ -158,6 +168,8 @@ class Normalizer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]
+        self.ctx.handlers = []
+        body = sugar.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
         self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
         returned = False
         for stmt in body:
@@ -174,6 +186,8 @@ class Normalizer:
             new.type_params = []
         ast.copy_location(new, fn)
         new._tuples = self.tuples
+        new._stack_methods = self.stack_methods
+        stacks.check_uses(self, new)
         return new
 
     def block(self, stmts):
@@ -222,11 +236,13 @@ class Normalizer:
             self.bind(s.target, s.value)
             return
         if isinstance(s, ast.AugAssign):
+            if isinstance(s.target, ast.Subscript):
+                return structures.augmented_item(self, s)
             if not isinstance(s.target, ast.Name):
-                raise self.error("augmented assignment to an element or attribute mutates an array", s,
-                                 "build a new array instead (e.g. x = x + ..., np.where, np.concatenate)")
+                raise self.error("augmented assignment to an attribute is not supported", s,
+                                 "keep the value in a local variable")
             current = self.version.get(s.target.id)
-            if current in self.shared:
+            if current in self.shared or current in self.read_into:
                 raise self.error(f"`{s.target.id} {_OPS.get(type(s.op), '?')}= ...` would change in place an "
                                  f"array that another name also refers to (a copy, view or slice), and "
                                  "adjoin treats it as a new value", s,
@@ -237,6 +253,8 @@ class Normalizer:
             return
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant):
+                return
+            if structures.method_statement(self, s):
                 return
             value = self.value(s.value)
             if isinstance(value, ast.Call):
@@ -283,6 +301,8 @@ class Normalizer:
                 value = ast.Name(src, ast.Load()) if src is not None else ast.Constant(None)
                 if src in self.shared:
                     self.shared.add(merged)
+                if src in self.read_into:
+                    self.read_into.add(merged)
                 out.append(self.make_assign(merged, value, s))
             self.first_stored.add(user)
             self.version[user] = merged
@@ -296,7 +316,7 @@ class Normalizer:
                     out.add(n.id)
                 elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                     out.add(n.target.id)
-        return out
+        return out | structures.mutated_names(stmts)
 
     def loaded_outside(self, loop):
         inside = {id(n) for n in ast.walk(loop)}
@@ -316,12 +336,15 @@ class Normalizer:
                           loop)
                 if src in self.shared:
                     self.shared.add(name)
+                if src in self.read_into:
+                    self.read_into.add(name)
                 self.first_stored.add(user)
                 self.version[user] = name
                 carried.append((user, name))
         return carried
 
     def back_edges(self, carried, loc):
+        structures.check_carried_writes(self, carried)
         for user, name in carried:
             current = self.version.get(user)
             if current != name:
@@ -390,6 +413,7 @@ class Normalizer:
                 start = it.args[1] if len(it.args) > 1 else (it.keywords[0].value if it.keywords else ast.Constant(0))
             else:
                 seqs, start = it.args, None
+            seqs = [self.unreversed(sq) for sq in seqs]
             names = [self.ctx.namer.claim("seq") for _ in seqs]
             setup = [_assign(nm, sq, loc) for nm, sq in zip(names, seqs)]
             lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
@@ -403,17 +427,31 @@ class Normalizer:
                 return setup, _mk(length, loc), bind
             raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
                              "names in the for statement", target, "write `for i, x in ...`")
+        views = structures.dict_view_iteration(self, target, it, loc)
+        if views is not None:
+            return views
         if fn is range:
             name = self.ctx.namer.claim("seq")
             return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                     lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                               ast.Subscript(load(name), load(k), ast.Load())), loc)])
-        if isinstance(it, ast.Call) and fn is not None and fn not in (list, tuple, reversed):
-            pass
+        it = self.unreversed(it)
         name = self.ctx.namer.claim("seq")
         return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                           ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def unreversed(self, node):
+        """``reversed(seq)`` as ``seq[::-1]``: ranges, arrays and lists slice to something indexable."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.version \
+                and len(node.args) == 1 and not node.keywords:
+            try:
+                fn = self.resolve(node.func)
+            except Unresolved:
+                return node
+            if fn is reversed:
+                return _mk(ast.Subscript(node.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load()), node)
+        return node
 
     def while_statement(self, s):
         if s.orelse:
@@ -451,8 +489,9 @@ class Normalizer:
                 self.tuples[name] = self.tuples[value.id]
                 self.kinds[name] = self.kinds.get(value.id, ast.Tuple)
             return
-        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value_node, (ast.Tuple, ast.List)):
-            if any(isinstance(e, ast.Starred) for e in target.elts + value_node.elts):
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value_node, (ast.Tuple, ast.List)) \
+                and not any(isinstance(e, ast.Starred) for e in target.elts):
+            if any(isinstance(e, ast.Starred) for e in value_node.elts):
                 raise self.error("starred unpacking is not supported", target, "unpack element by element")
             if len(target.elts) != len(value_node.elts):
                 raise self.error(f"cannot unpack {len(value_node.elts)} values into "
@@ -473,7 +512,7 @@ class Normalizer:
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in target.elts):
-                raise self.error("starred unpacking is not supported", target, "unpack element by element")
+                return structures.starred_unpack(self, target, atom)
             elts = self.tuples.get(atom.id) if isinstance(atom, ast.Name) else None
             if elts is not None:
                 if len(elts) != len(target.elts):
@@ -491,9 +530,7 @@ class Normalizer:
                     self.bind_atom(t, self.temp(item, target))
             return
         if isinstance(target, ast.Subscript):
-            raise self.error("assigning to an element (x[...] = ...) mutates an array, which is not "
-                             "supported yet", target,
-                             "build a new array instead: np.where, np.concatenate, or x + scatter")
+            return structures.store_item(self, target, atom)
         if isinstance(target, ast.Attribute):
             raise self.error("assigning to an attribute is not supported", target,
                              "keep the value in a local variable")
@@ -596,6 +633,10 @@ class Normalizer:
             if any(isinstance(e, ast.Starred) for e in node.elts):
                 raise self.error("starred elements are not supported", node, "list the elements one by one")
             return loc(type(node)([self.expand(self.expr(e)) for e in node.elts], ast.Load()))
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
+            return structures.comprehension(self, node)
+        if isinstance(node, ast.Dict):
+            return structures.dict_literal(self, node)
         if isinstance(node, _OPAQUE):
             new = self.rename_loads(node)
             new._opaque = True
@@ -687,6 +728,8 @@ class Normalizer:
         func = node.func
         if any(k.arg is None for k in node.keywords):
             raise self.error("**keyword arguments are not supported", node, "pass keywords one by one")
+        if isinstance(func, ast.Name) and func.id in self.version:
+            return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
         # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
         if isinstance(func, ast.Attribute) and not self.static(func):
             base = self.expr(func.value)
@@ -709,6 +752,9 @@ class Normalizer:
             call._method = meth
             return call
         fn = self.resolve(func)
+        special = structures.special_call(self, fn, node)
+        if special is not None:
+            return special
         if isinstance(func, ast.Name):
             new_func = ast.copy_location(ast.Name(func.id, ast.Load()), func)
         else:

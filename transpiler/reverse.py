@@ -16,7 +16,7 @@ import operator
 
 import numpy as np
 
-from . import templates
+from . import stacks, templates
 from .analysis import walk_assigns
 
 __all__ = ["reverse", "COMMENT"]
@@ -95,6 +95,7 @@ class Reverse:
                 ast.Assign([ast.Name(self.push, ast.Store())],
                            ast.Attribute(self.load(self.stack), "append", ast.Load())),
                 ast.Assign([ast.Name(self.pop, ast.Store())], ast.Attribute(self.load(self.stack), "pop", ast.Load()))]
+        stmts.extend(stacks.adjoint_prelude(self))
         stmts.extend(adjoint)
 
         grads = []
@@ -140,6 +141,8 @@ class Reverse:
             else:
                 if isinstance(s, ast.Assign):
                     self.statement(s, out, has)
+                elif stacks.push_parts(s) is not None:
+                    stacks.push_adjoint(self, s, out, has)
                 primal.append(s)
         primal.reverse()
         return primal
@@ -148,7 +151,16 @@ class Reverse:
     def zero(self, name):
         if name in self.info.scalars:
             return ast.Constant(0.0)
+        if name in self.indexed():       # may be a list or dict: its zero cotangent is an empty Grads
+            from runtime.rules.containers import zero_grad
+            return ast.Call(self.ctx.ref(zero_grad, "zero_grad"), [self.load(name)], [])
         return self.np_call("zeros_like", self.load(name))
+
+    def indexed(self):
+        if getattr(self, "_indexed", None) is None:
+            from .structures import indexed_names
+            self._indexed = indexed_names(self.core, self.info)
+        return self._indexed
 
     @staticmethod
     def merged(s):
@@ -179,8 +191,7 @@ class Reverse:
         Only values the adjoint reads are saved (the to-be-recorded analysis): one push
         per value per iteration.
         """
-        reads = {n.id for st in adjoint for n in ast.walk(st)
-                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        reads = _free_reads(adjoint)
         needed = sorted(reads & owned)
         tail = 0
         while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
@@ -213,7 +224,7 @@ class Reverse:
                                               or (op.kind == "prim" and i is not None
                                                   and op.rule.vjp(i) is not None)):
                     out.add(n)
-        return out
+        return out | stacks.push_contributions(self, body)
 
     # --- control flow ----------------------------------------------------------------------
     def branch(self, s, out, has, in_loop=False):
@@ -297,6 +308,8 @@ class Reverse:
         return pre + [new]
 
     def statement(self, s, out, has):
+        if stacks.popped_from(s) is not None:
+            return stacks.pop_adjoint(self, s, out, has)
         target = s.targets[0].id
         if not self.info.needs_adjoint(target) or target not in has:
             return
@@ -310,8 +323,7 @@ class Reverse:
         elif op.kind == "prim":
             self.primitive(op, s, g, block, has)
         elif op.kind == "tuple":
-            raise self.ctx.error("a tuple of differentiable values is used in a way adjoin cannot "
-                                 "differentiate yet", s, "unpack the tuple into names first")
+            self.elements(op, g, block, has)
         has.discard(target)      # the value is overwritten here: its adjoint starts again
         if block:
             src = getattr(s, "_src", None)
@@ -319,6 +331,13 @@ class Reverse:
                 out.append(comment("grad of: " + self.source_of(src)))
                 self.last_src = src
             out.extend(block)
+
+    def elements(self, op, g, block, has):
+        """A tuple/list literal: element j gets slot j of the cotangent (a Grads, tuple or array)."""
+        from runtime.rules.containers import slot
+        for j, e in enumerate(op.args):
+            if isinstance(e, ast.Name) and self.info.needs_adjoint(e.id):
+                self.contribute(block, has, e.id, ast.Call(self.ctx.ref(slot, "slot"), [g, ast.Constant(j), e], []))
 
     def source_of(self, src):
         """The user's statement for a comment; compound statements by their header line."""
@@ -412,6 +431,19 @@ class Reverse:
                 continue
             return False
         return True
+
+
+def _free_reads(stmts):
+    """Names ``stmts`` read from outside: a for loop's own target is not read from outside it
+    (an inner loop that ran no times leaves no value to save)."""
+    out = set()
+    for st in stmts:
+        if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
+            out |= _free_reads(st.body) - {st.target.id}
+            out |= {n.id for n in ast.walk(st.iter) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            continue
+        out |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return out
 
 
 def _names(node):

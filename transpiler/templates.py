@@ -124,6 +124,8 @@ def instantiate(fn, ctx, g, ans, args, kwargs, drop_unbroadcast=False, index_par
     call the rule function by name.  ``index_params`` names parameters bound to index
     syntax (``x[:, 0]``), which keep that syntax when the rule subscripts with them.
     """
+    if getattr(fn, "call_by_name", False):     # a rule that must stay one call (see adjoint_helpers)
+        return [], call_rule(fn, ctx, g, ans, args, kwargs)
     t = template(fn)
     placeholders = [object() for _ in args]
     kw_placeholders = {k: object() for k in kwargs}

@@ -11,6 +11,9 @@ cotangent they move, so their derivatives are each other:
 * a bilinear primitive P(a, b) (matmul, dot) has ``vjp_a(g; b)`` bilinear in (g, b), so
   ``d vjp_a / d g`` is ``vjp_a`` itself (forward) or ``jvp_a`` (its transpose), and
   ``d vjp_a / d b`` is ``vjp_b`` with ``a`` replaced by the incoming cotangent.
+* ``split_like`` / ``unstack`` (the adjoints of concatenate / stack) return tuples; the
+  cotangent of a tuple is an ``item_array`` (what ``scatter_add`` builds for ``r[i]``), and
+  their adjoints join it back with ``np.concatenate`` / ``np.stack``.
 
 Importing this module registers the rules (the tape is unaffected: none of these helpers is
 a tape primitive; it differentiates them through the primitives they are made of).
@@ -22,9 +25,9 @@ import numpy as np
 
 from . import arithmetic, shape
 from .registry import define, lookup, nondifferentiable
-from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation,
-                                   keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
-                                   unbroadcast, unstack)
+from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation, item_array,
+                      keepdims_shape, normalize_axes, reduced_size, shape_of, split_like, unbroadcast,
+                      unstack)
 
 __all__ = ["sum_like"]
 
@@ -70,26 +73,55 @@ def sum_like_jvp(t, ans, h, g, x, axis=None, keepdims=False):
     return sum_like(t, g, x, axis, keepdims)
 
 
-# split_like / unstack return tuples: forward mode only
+# split_like / unstack return tuples; a tuple's cotangent is an item_array (see support.py)
+def split_like_vjp(h, ans, g, arrays, axis):
+    if axis is None:
+        return np.concatenate([np.ravel(p) for p in h])
+    return np.concatenate(list(h), axis=axis)
+
+
 def split_like_jvp(t, ans, g, arrays, axis):
     return split_like(t, arrays, axis)
+
+
+def unstack_vjp(h, ans, g, n, axis):
+    return np.stack(list(h), axis=axis % np.ndim(g))
 
 
 def unstack_jvp(t, ans, g, n, axis):
     return unstack(t, n, axis)
 
 
-def tuple_result_vjp(h, ans, *args):
-    raise NotImplementedError("reverse mode through split_like/unstack (the adjoint of concatenate/stack) "
-                              "is not supported yet; use forward-over-reverse (hvp, hessian) instead")
+# generated code calls these two by name (not inlined), so code transformed again meets them
+# and their own rules below instead of np.stack/np.concatenate of a tuple-valued cotangent
+split_like_vjp.call_by_name = unstack_vjp.call_by_name = True
+
+
+# ... and rules for those two (both linear in the cotangent h), for third derivatives
+def split_like_vjp_vjp(k, ans, h, res, g, arrays, axis):
+    return item_array(split_like(k, arrays, axis))
+
+
+def split_like_vjp_jvp(t, ans, h, res, g, arrays, axis):
+    return split_like_vjp(t, res, g, arrays, axis)
+
+
+def unstack_vjp_vjp(k, ans, h, res, g, n, axis):
+    return item_array(unstack(k, n, axis))
+
+
+def unstack_vjp_jvp(t, ans, h, res, g, n, axis):
+    return unstack_vjp(t, res, g, n, axis)
 
 
 define(unbroadcast, vjp=(unbroadcast_vjp, None), jvp=(unbroadcast_jvp, None))
 define(broadcast_like, vjp=(broadcast_like_vjp, None), jvp=(broadcast_like_jvp, None))
 define(expand_reduced, vjp=(expand_reduced_vjp, None), jvp=(expand_reduced_jvp, None))
 define(sum_like, vjp=(sum_like_vjp, None, None), jvp=(sum_like_jvp, None, None))
-define(split_like, vjp=(tuple_result_vjp, None), jvp=(split_like_jvp, None))
-define(unstack, vjp=(tuple_result_vjp, None), jvp=(unstack_jvp, None))
+define(split_like, vjp=(split_like_vjp, None), jvp=(split_like_jvp, None))
+define(unstack, vjp=(unstack_vjp, None), jvp=(unstack_jvp, None))
+define(split_like_vjp, vjp=(split_like_vjp_vjp, None), jvp=(split_like_vjp_jvp, None))
+define(unstack_vjp, vjp=(unstack_vjp_vjp, None), jvp=(unstack_vjp_jvp, None))
 nondifferentiable(shape_of, reduced_size, axis_index, keepdims_shape, normalize_axes, inverse_permutation)
 
 
@@ -129,6 +161,43 @@ def {vb}_vjp_a(h, res, g, ans, a, b{extra}):
 
 define({va}, vjp=({va}_vjp_g, None, None, {va}_vjp_b), jvp=({va}_jvp_g, None, None, {va}_jvp_b))
 define({vb}, vjp=({vb}_vjp_g, None, {vb}_vjp_a, None), jvp=({vb}_jvp_g, None, {vb}_jvp_a, None))
+
+
+# the JVP rules P(t, b) and P(a, t) are bilinear too (third derivatives call them by name)
+def {ja}_jvp_t(s, res, t, ans, a, b{extra}):
+    return {ja}(s, ans, a, b)
+
+
+def {ja}_jvp_b(s, res, t, ans, a, b{extra}):
+    return {ja}(t, ans, a, s)
+
+
+def {ja}_vjp_t(h, res, t, ans, a, b{extra}):
+    return {va}(h, ans, a, b)
+
+
+def {ja}_vjp_b(h, res, t, ans, a, b{extra}):
+    return {vb}(h, ans, t, b)
+
+
+def {jb}_jvp_t(s, res, t, ans, a, b{extra}):
+    return {jb}(s, ans, a, b)
+
+
+def {jb}_jvp_a(s, res, t, ans, a, b{extra}):
+    return {jb}(t, ans, s, b)
+
+
+def {jb}_vjp_t(h, res, t, ans, a, b{extra}):
+    return {vb}(h, ans, a, b)
+
+
+def {jb}_vjp_a(h, res, t, ans, a, b{extra}):
+    return {va}(h, ans, a, t)
+
+
+define({ja}, vjp=({ja}_vjp_t, None, None, {ja}_vjp_b), jvp=({ja}_jvp_t, None, None, {ja}_jvp_b))
+define({jb}, vjp=({jb}_vjp_t, None, {jb}_vjp_a, None), jvp=({jb}_jvp_t, None, {jb}_jvp_a, None))
 """
 
 
@@ -142,7 +211,8 @@ def _bilinear(module, prim, extra=""):
     namespace = dict(vars(module))
     namespace.update(define=define)
     exec(compile(source, filename, "exec"), namespace)
-    globals().update({k: v for k, v in namespace.items() if k.startswith((va.__name__, vb.__name__))})
+    globals().update({k: v for k, v in namespace.items()
+                      if k.startswith((va.__name__, vb.__name__, ja.__name__, jb.__name__))})
 
 
 _bilinear(arithmetic, np.matmul)

@@ -22,6 +22,8 @@ def unbroadcast(g, x):
     gshape = getattr(g, "shape", None)
     if gshape is not None and gshape == getattr(x, "shape", None):
         return g  # the common case, checked with two attribute reads
+    if isinstance(g, (dict, list, tuple)):      # the cotangent of a list: `lst + [v]`, `t * 2`
+        raise TypeError(CONTAINER_ARITHMETIC)
     gshape = shape_of(g)
     xshape = shape_of(x)
     if gshape == xshape:
@@ -78,6 +80,14 @@ def is_basic_index(idx):
 @primitive
 def scatter_add(g, x, idx):
     """A zero array shaped like ``x`` with ``g`` added at ``x[idx]`` (the adjoint of indexing)."""
+    if isinstance(x, tuple) and all(isinstance(a, np.ndarray) for a in x) \
+            and isinstance(idx, (int, np.integer)):
+        # an item of a tuple of arrays (e.g. split_like / unstack in generated gradients): dense
+        out = item_array([np.zeros(shape_of(a)) for a in x])
+        out[idx] = g
+        return out
+    if isinstance(x, (list, tuple, dict)):       # a Python container: a sparse cotangent
+        return scatter_into_container(g, x, idx)
     out = np.zeros(shape_of(x), dtype=getattr(g, "dtype", None) or np.result_type(float))
     if is_basic_index(idx):
         out[idx] = g
@@ -147,6 +157,15 @@ def split_like(g, arrays, axis):
     return tuple(pieces)
 
 
+def item_array(items):
+    """``items`` in a 1-d object array: the cotangent of a tuple-valued result.  It adds item
+    by item (a tuple would concatenate) and its items may differ in shape."""
+    out = np.empty(len(items), dtype=object)
+    for i, item in enumerate(items):
+        out[i] = item
+    return out
+
+
 def unstack(g, n, axis):
     """The ``n`` slices of ``g`` along ``axis``, as a tuple (the adjoint of stack)."""
     ax = axis % np.ndim(g)
@@ -169,3 +188,71 @@ def dtype_of(x):
 def is_floating(x):
     """True when ``x`` holds floating-point (or complex) values: the dtypes gradients flow through."""
     return np.issubdtype(dtype_of(x), np.inexact)
+
+
+# --- cotangents of Python containers (lists, tuples, dicts; see containers.py) ------------------
+
+CONTAINER_ARITHMETIC = (
+    "`+` or `*` on lists or tuples (concatenation, repetition) cannot be differentiated; build lists "
+    "with .append(v) and arrays with np.concatenate / np.stack")
+
+
+class Grads(dict):
+    """Cotangent of a list, tuple or dict: slot -> cotangent; a missing slot is zero.
+
+    ``a + b`` adds slot by slot; the other operand may be another Grads, a dense list,
+    tuple or dict of cotangents, a zero (number or all-zero array from ``np.zeros_like``)
+    or a dense array whose rows are the slots of a list.
+    """
+
+    __array_ufunc__ = None          # ndarray + Grads defers to Grads.__radd__
+
+    def __add__(self, other):
+        out = Grads(self)
+        for key, value in _slots(other):
+            out[key] = out[key] + value if key in out else value
+        return out
+
+    __radd__ = __add__
+
+    def __missing__(self, key):
+        return 0.0
+
+    def _refuse(self, *other):
+        raise TypeError(CONTAINER_ARITHMETIC)
+
+    __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __neg__ = __pow__ = _refuse
+
+    def __repr__(self):
+        return f"Grads({dict.__repr__(self)})"
+
+
+def _slots(value):
+    """(slot, cotangent) pairs of a derivative of a container in any representation."""
+    if value is None or isinstance(value, (int, float)) and value == 0:
+        return ()
+    if isinstance(value, dict):
+        return value.items()
+    if isinstance(value, (list, tuple)):
+        return enumerate(value)
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        return enumerate(value)     # an item_array: the dense cotangent of a tuple of arrays
+    array = np.asarray(value)
+    if array.dtype == object or not np.any(array):
+        return ()                   # a zero: np.zeros_like of a list or dict
+    return enumerate(array)
+
+
+def _container_slot(x, idx):
+    """The Grads key for ``x[idx]``: lists count from the front."""
+    if isinstance(x, (list, tuple)):
+        if not isinstance(idx, (int, np.integer)):
+            raise NotImplementedError("the derivative of a slice of a Python list is not supported; "
+                                      "index single elements, or np.stack the list into an array first")
+        return int(idx) % len(x)
+    return idx
+
+
+def scatter_into_container(g, x, idx):
+    """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx``."""
+    return Grads({_container_slot(x, idx): g})

@@ -1,4 +1,5 @@
-"""Forward mode: jvp == gradient . direction == finite differences over the reverse-mode corpus."""
+"""Forward mode: jvp == gradient . direction == finite differences over every reverse-mode corpus
+(tests/transpiler/corpus.py), loops included; loops stay loops in the tangent code."""
 
 import math
 
@@ -6,10 +7,12 @@ import numpy as np
 import pytest
 
 from tests.fd import assert_close, numeric_jvp
+from tests.transpiler import corpus as corpora
+from tests.transpiler import test_control_flow as flow
 from tests.transpiler import test_functions as corpus
-from transpiler import differentiate, grad, jvp
+from transpiler import differentiate, jvp
 
-CASES = corpus.CASES + corpus.SCALAR_CASES
+CASES = corpora.cases()
 
 
 def _as_tuple(x):
@@ -22,14 +25,14 @@ def directions(args, wrt, seed):
                  for i in wrt)
 
 
-@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
+@pytest.mark.parametrize("fn,args,wrt", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_forward_equals_reverse_equals_fd(fn, args, wrt):
-    idx = list(_as_tuple(wrt))
+    idx = corpora.wrt_indices(fn, wrt)
     tangents = directions(args, idx, 1)
     d = differentiate(fn, wrt=wrt, mode="forward")
     value, tout = d.jvp(args, tangents)
     assert_close(value, fn(*args), 1e-12, 1e-12, what=f"{fn.__name__}: value")
-    full = [np.zeros(np.shape(a)) if np.ndim(a) else 0.0 for a in args]
+    full = [np.zeros(np.shape(a)) if np.ndim(a) else 0.0 for a in args]   # ints: a zero step
     for i, t in zip(idx, tangents):
         full[i] = t
     fd = numeric_jvp(fn, args, full)
@@ -108,3 +111,81 @@ def test_random_program_forward(program):
         assert np.shape(tout) == np.shape(value)
     except AssertionError as e:
         raise AssertionError(f"program:\n{source}\n{e}") from None
+
+
+# --- loops stay loops ------------------------------------------------------------------------
+def _loops(source):
+    return [ln.strip() for ln in source.splitlines() if ln.strip().startswith(("for ", "while "))]
+
+
+@pytest.mark.parametrize("fn", [flow.for_data_count, flow.while_data_exit, flow.for_nested, flow.for_break])
+def test_tangent_code_of_a_loop_is_a_loop(fn):
+    src = differentiate(fn, mode="forward").source
+    assert _loops(src), src
+    assert "stack" not in src and "pop" not in src, src      # nothing saved in forward mode
+
+
+def test_tangent_code_does_not_depend_on_trip_count():
+    d = differentiate(flow.for_data_count, mode="forward")
+    src = d.source
+    for n in (0, 1, 3, 25):
+        v = np.linspace(-1.0, 1.0, 5)
+        t = np.cos(np.arange(5.0))
+        value, tout = d.jvp((v, n), (t,))
+        assert_close(value, flow.for_data_count(v, n))
+        assert_close(tout, numeric_jvp(flow.for_data_count, (v, n), (t, 0.0)), 1e-6, 1e-7, what=f"n={n}")
+        assert d.source == src
+    code = [ln for ln in src.splitlines() if not ln.strip().startswith("#")]
+    assert len(_loops(src)) == 1 and sum("np.cos(" in ln for ln in code) == 1, src   # not unrolled
+
+
+def test_carried_tangent_is_carried():
+    src = differentiate(flow.for_recurrence, wrt=(0, 1), mode="forward").source
+    lines = [ln.strip() for ln in src.splitlines()]
+    # the carried y's tangent enters the loop from dx and follows y around the back edge
+    assert "dy_1 = dx" in lines and "dy_1 = dy_2" in lines, src
+
+
+def test_corpus_module_without_cases_fails_loudly(monkeypatch):
+    monkeypatch.setattr(corpora, "MODULES", ("test_functions", "checks"))   # checks.py has no CASES
+    with pytest.raises(AssertionError, match="checks.py exists but has no CASES"):
+        corpora.cases()
+    monkeypatch.setattr(corpora, "MODULES", ("test_functions", "test_not_written_yet"))
+    assert len(corpora.cases()) == len(corpus.CASES) + len(corpus.SCALAR_CASES)
+
+
+def over_list(x):
+    s = 0.0
+    for w in [x, x * 2.0, np.sin(x)]:
+        s = s + np.sum(np.sin(w) * w)
+    return s
+
+
+def over_reversed(x):
+    s = 0.0
+    for i, r in enumerate(reversed(x)):
+        s = s * 0.5 + r * (i + 1.0)
+    for r in reversed(x):
+        s = s + np.sin(r * s)
+    return s
+
+
+def while_return(x):
+    k = 0
+    while True:
+        x = x * 1.5
+        k += 1
+        if x > 3.0:
+            return x * k
+        if k > 50:
+            break
+    return x
+
+
+@pytest.mark.parametrize("fn,x", [(over_list, corpus.V), (over_reversed, corpus.V), (while_return, 0.4),
+                                  (while_return, -0.4)])
+def test_more_loops_forward(fn, x):
+    t = np.cos(np.arange(np.size(x)) + 1.0).reshape(np.shape(x))
+    value, tout = jvp(fn, (x,), (t,))
+    assert_close(value, fn(x))
+    assert_close(tout, numeric_jvp(fn, (x,), (t,)), 1e-6, 1e-7, what=differentiate(fn, mode="forward").source)

@@ -1,29 +1,27 @@
 """Higher order: generated gradients transformed again (reverse over reverse, forward over reverse).
 
-Second derivatives of the whole reverse-mode corpus (grad(f) seeds with ones, so for an
-array-valued f these are derivatives of sum(f)): hvp == finite differences of the gradient,
-grad(grad(f)) == hvp along ones; analytic Hessians; a third derivative; hessian/jacobian.
+Second derivatives of every reverse-mode corpus (tests/transpiler/corpus.py: straight-line
+code, control flow, and the corpora still to come), loops included -- grad(f) seeds with
+ones, so for an array-valued f these are derivatives of sum(f): hvp == finite differences of
+the gradient, grad(grad(f)) == hvp along ones; analytic Hessians; third derivatives (one
+through a loop's stacks); hessian/jacobian.
 """
 
 import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.fd import assert_close, numeric_jvp
-from tests.transpiler import test_functions as corpus
+from tests.transpiler import corpus as corpora
+from tests.transpiler import test_control_flow as flow
+from tests.transpiler import test_forward as fwd_tests
 from tests.transpiler.test_random_programs import build, programs
 from transpiler import TranspileError, grad, hessian, hvp, jacobian, jvp
 
-CASES = [(f, args, wrt if isinstance(wrt, int) else wrt[0]) for f, args, wrt in corpus.CASES + corpus.SCALAR_CASES]
-NO_REVERSE_OVER_REVERSE = {corpus.f_stack}   # the adjoint of np.stack returns a tuple
-
-
-def _needs_if_statements(exc):
-    """The gradient replays a branch with an `if` statement, which the normalizer of this
-    checkout cannot read back yet (statement-level control flow is being added)."""
-    return isinstance(exc, TranspileError) and "`if` statements are not supported" in str(exc)
+CASES = [(cid, f, args, corpora.wrt_indices(f, wrt)[0]) for cid, f, args, wrt in corpora.cases()]
 
 
 def _direction(x, seed=3):
@@ -41,25 +39,23 @@ def _fd_of_grad(f, args, w, v, eps=1e-5):
     return (at(np.asarray(args[w]) + eps * v) - at(np.asarray(args[w]) - eps * v)) / (2 * eps)
 
 
-@pytest.mark.parametrize("fn,args,w", CASES, ids=[c[0].__name__ for c in CASES])
+@pytest.mark.parametrize("fn,args,w", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_second_derivatives(fn, args, w):
     x = args[w]
     v = _direction(x)
-    try:
-        h = hvp(fn, tuple(args), v, wrt=w)
-    except TranspileError as e:
-        if _needs_if_statements(e):
-            pytest.skip("needs `if` statements in the normalizer")
-        raise
+    h = hvp(fn, tuple(args), v, wrt=w)
     assert np.shape(h) == np.shape(x)
     assert_close(h, _fd_of_grad(fn, args, w, v), 1e-4, 1e-5,
                  what=f"{fn.__name__}: hvp vs finite differences of grad\n{hvp(fn, wrt=w).source}")
-    if fn in NO_REVERSE_OVER_REVERSE:
-        return
     ones = np.ones_like(x) if np.ndim(x) else 1.0
     gg = grad(grad(fn, wrt=w), wrt=w)
     assert_close(gg(*args), hvp(fn, tuple(args), ones, wrt=w), 1e-7, 1e-9,
                  what=f"{fn.__name__}: grad(grad) vs hvp(ones)\n{gg.source}")
+
+
+def test_corpus_second_derivatives_include_loops():
+    loops = {f for _, f, _, _ in CASES if f.__module__ == flow.__name__ and f.__name__.startswith(("for_", "while_"))}
+    assert len({c[1] for c in CASES}) >= 30 and len(loops) >= 20
 
 
 # --- analytic Hessians ---------------------------------------------------------------------
@@ -149,12 +145,7 @@ def test_hvp_property(program):
     args = [r.normal(size=s) if s else np.float64(r.normal()) for s in shapes]
     v = r.normal(size=shapes[0]) if shapes[0] else np.float64(r.normal())
     try:
-        try:
-            a = hvp(fn, tuple(args), v)
-        except TranspileError as e:
-            if _needs_if_statements(e):
-                return        # a branch replay: checked once the normalizer reads `if`
-            raise
+        a = hvp(fn, tuple(args), v)
         b = jvp(grad(fn), tuple(args), (v,) + tuple(np.zeros_like(x) for x in args[1:]))[1]
         assert_close(a, b, 1e-10, 1e-10, what="hvp vs jvp(grad)")
         assert_close(a, _fd_of_grad(fn, args, 0, v), 1e-4, 1e-5, what="hvp vs fd of grad")
@@ -201,3 +192,153 @@ def test_sources_are_readable():
 def test_hvp_wrt_must_be_single():
     with pytest.raises(TypeError):
         hvp(quadratic, wrt=(0, 1))
+
+
+# --- loops: the generated gradient's stacks, differentiated ------------------------------------
+def cubic_loop(x):
+    y = x
+    for i in range(4):
+        y = y * np.sin(y) + 0.5 * y
+    return y
+
+
+def test_third_derivative_through_a_loop():
+    x = 0.6
+    g1, g2 = grad(cubic_loop), grad(grad(cubic_loop))
+    g3 = grad(g2)
+    eps = 1e-4
+    assert math.isclose(g2(x), (g1(x + eps) - g1(x - eps)) / (2 * eps), rel_tol=1e-5)
+    assert math.isclose(g3(x), (g2(x + eps) - g2(x - eps)) / (2 * eps), rel_tol=1e-5)
+    assert math.isclose(hvp(g1, x, 1.0), g3(x), rel_tol=1e-10)      # forward over reverse over reverse
+    # the third-order code is still loops over stacks, whatever the trip count
+    src = g3.source
+    assert "for " in src and "bpush" in src and "bpop" in src, src
+    assert src.count("np.sin(") < 12, src
+
+
+def test_second_derivative_code_keeps_loops():
+    src = grad(grad(flow.for_data_count)).source
+    loops = [ln for ln in src.splitlines() if ln.strip().startswith("for ")]
+    assert len(loops) == 4, src            # primal, adjoint, and the adjoint's adjoint of each
+    for n in (0, 1, 6):
+        v = flow.V
+        gg = grad(grad(flow.for_data_count))(v, n)
+        assert_close(gg, hvp(flow.for_data_count, (v, n), np.ones_like(v)), 1e-9, 1e-10)
+        assert_close(gg, _fd_of_grad(flow.for_data_count, (v, n), 0, np.ones_like(v)), 1e-5, 1e-6)
+
+
+def stack_concat(x):
+    a = np.concatenate([x, x * x, np.sin(x[:2])])
+    return np.sum(a ** 2) * np.sum(np.stack((x, x * x), axis=1) ** 3)
+
+
+def test_third_derivative_through_stack_and_concatenate():
+    """Their adjoints return tuples; a tuple's cotangent adds item by item."""
+    g2 = grad(grad(stack_concat))
+    g3 = grad(g2)
+    assert_close(g2(X4), hvp(stack_concat, X4, np.ones(4)), 1e-10, 1e-10)
+    fd = np.array([(np.sum(g2(X4 + 1e-5 * e)) - np.sum(g2(X4 - 1e-5 * e))) / 2e-5 for e in np.eye(4)])
+    assert_close(g3(X4), fd, 1e-6, 1e-6)
+
+
+def loop_family(x, a, n):
+    y = x
+    k = 0
+    while k < n:
+        y = np.tanh(y * a) + y * 0.3
+        if np.sum(y) > 1.0:
+            y = y * 0.8
+        k += 1
+    s = 0.0
+    for row in np.stack((y, y * a)):
+        s = s + np.sum(np.sin(row) * row)
+    return s
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 6), st.floats(-1.5, 1.5), st.integers(0, 2 ** 31 - 1))
+def test_loop_hvp_property(n, a, seed):
+    """hvp == jvp(grad) == finite differences of grad, for loops with any trip count."""
+    r = np.random.default_rng(seed)
+    x, v = r.normal(size=3), r.normal(size=3)
+    h = hvp(loop_family, (x, a, n), v)
+    assert_close(h, jvp(grad(loop_family), (x, a, n), v, wrt=0)[1], 1e-10, 1e-10)
+    assert_close(h, _fd_of_grad(loop_family, (x, a, n), 0, v), 1e-4, 1e-5, what=f"n={n} a={a}")
+
+
+# --- the stack idiom in user code ---------------------------------------------------------------
+def user_stack(x):
+    saved = []
+    keep = saved.append
+    take = saved.pop
+    keep(x * 2.0)
+    keep(np.sin(x))
+    a = take()
+    b = take()
+    return a * b * x
+
+
+def user_stack_read_whole(x):
+    acc = []
+    add = acc.append
+    for i in range(3):
+        add(x * i)
+    return np.sum(np.stack(acc))
+
+
+def calls_a_local(x):
+    fn = np.sin
+    return fn(x)
+
+
+def test_user_code_push_pop_pairs_up():
+    x = 0.7
+    expected = (user_stack(x + 1e-6) - user_stack(x - 1e-6)) / 2e-6
+    assert math.isclose(grad(user_stack)(x), expected, rel_tol=1e-7)
+    assert math.isclose(grad(grad(user_stack))(x), hvp(user_stack, x, 1.0), rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("fn,message", [(user_stack_read_whole, "also read directly"),
+                                        (calls_a_local, "`fn` is a local value")])
+def test_unsupported_list_and_local_calls_are_errors(fn, message):
+    with pytest.raises(TranspileError, match=message) as e:
+        grad(fn)(0.5)
+    assert "test_higher.py" in str(e.value)
+
+
+WL = rng.normal(size=(4, 4)) * 0.5
+
+
+def matmul_loop(x):
+    h = x
+    for t in range(3):
+        h = np.tanh(WL @ h + x) + np.dot(h, WL) * 0.1
+    return np.sum(h * h)
+
+
+def test_third_derivative_of_a_matmul_loop():
+    """Third order calls matmul's and dot's JVP rules by name: they have rules too."""
+    g2 = grad(grad(matmul_loop))
+    g3 = grad(g2)
+    fd = np.array([(np.sum(g2(X4 + 1e-5 * e)) - np.sum(g2(X4 - 1e-5 * e))) / 2e-5 for e in np.eye(4)])
+    assert_close(g3(X4), fd, 1e-6, 1e-6)
+    assert_close(g3(X4), hvp(grad(matmul_loop), X4, np.ones(4)), 1e-9, 1e-10)
+
+
+@pytest.mark.parametrize("fn,x", [(fwd_tests.over_reversed, X4), (fwd_tests.while_return, 0.4)])
+def test_more_loops_second_order(fn, x):
+    v = _direction(x)
+    assert_close(hvp(fn, x, v), _fd_of_grad(fn, (x,), 0, v), 1e-5, 1e-6)
+    ones = np.ones_like(x) if np.ndim(x) else 1.0
+    assert_close(grad(grad(fn))(x), hvp(fn, x, ones), 1e-9, 1e-10)
+
+
+def test_hessian_and_jacobian_of_loops():
+    H = hessian(matmul_loop)(X4)
+    assert_close(H, H.T, 1e-10, 1e-10)
+    assert_close(H, np.stack([_fd_of_grad(matmul_loop, (X4,), 0, e) for e in np.eye(4)], axis=-1), 1e-5, 1e-6)
+    x = np.linspace(0.1, 0.9, 5)
+    for f in (flow.for_aug_array, fwd_tests.over_reversed):
+        fd = np.stack([numeric_jvp(f, (x,), (e,)) for e in np.eye(5)], axis=-1)
+        for mode in ("forward", "reverse"):
+            assert_close(jacobian(f, mode=mode)(x), fd, 1e-6, 1e-7, what=f"{f.__name__} {mode}")

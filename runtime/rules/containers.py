@@ -1,0 +1,260 @@
+"""Rules for writing into arrays and for Python containers (lists, tuples, dicts) of arrays.
+
+``setitem(x, idx, v)`` is ``x[idx] = v`` as a value: a new array (or list, dict) equal to x
+with the part at ``idx`` replaced.  The transpiler writes every subscript assignment as one,
+so the old value stays readable (single assignment) and nothing has to be restored.  Its
+derivative is linear in (x, v): the part of the cotangent at ``idx`` goes to v, the rest
+to x.  ``append_at(lst, k, v)`` is ``lst.append(v)`` as a value (k is the old length).
+
+The derivative of a container is a container of derivatives.  In reverse mode several
+contributions meet (``params["w"]`` and ``params["b"]`` each give part of ``bparams``), so
+cotangents of containers are ``Grads`` (defined in ``support`` next to ``scatter_add``, which
+makes them): a sparse map from slot to cotangent that adds slot by slot with ``+``, so the
+generated ``b = b + ...`` works unchanged.  Missing slots are
+zero; ``restructure`` turns a cotangent into the shape of its primal (same dict keys, a
+list or a tuple) at the end.
+"""
+
+import builtins
+
+import numpy as np
+
+from .registry import define, nondifferentiable, primitive
+from .support import (CONTAINER_ARITHMETIC, Grads, _slots, broadcast_like, is_basic_index,  # noqa: F401
+                      scatter_add, unbroadcast)
+
+__all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "spread", "total",
+           "restructure"]
+
+
+@primitive
+def setitem(x, idx, v):
+    """``x`` with ``x[idx] = v``, as a new value (``x`` itself is not changed)."""
+    if isinstance(x, Grads):
+        out = Grads(x)
+        if isinstance(v, (int, float)) and v == 0:
+            out.pop(idx, None)
+        else:
+            out[idx] = v
+        return out
+    if isinstance(x, (dict, list)):
+        out = type(x)(x)
+        out[idx] = v
+        return out
+    out = np.array(x, copy=True)
+    if out.dtype.kind in "biu" and np.result_type(v).kind in "fc":
+        raise TypeError("writing float values into an integer array truncates them, and their "
+                        "derivative with them; create the array with a float dtype (np.zeros(n))")
+    if not is_basic_index(idx):
+        _refuse_repeats(out.shape, idx)
+    out[idx] = v
+    return out
+
+
+def _refuse_repeats(shape, idx):
+    """A repeated index keeps only numpy's last write, whose derivative no rule can express."""
+    hits = np.zeros(shape, dtype=np.intp)
+    np.add.at(hits, idx, 1)
+    if hits.size and hits.max() > 1:
+        raise ValueError("x[idx] = v with a repeated index: numpy keeps only the last write, so "
+                         "the derivative is ambiguous; use unique indices")
+
+
+def slot(g, idx, like):
+    """The part of cotangent ``g`` at ``idx``, shaped like ``like`` when ``g`` has none there."""
+    if isinstance(g, Grads):
+        return g[idx] if idx in g else np.zeros_like(like)
+    if g is None or isinstance(g, (int, float)) and g == 0:
+        return np.zeros_like(like)
+    return g[idx]
+
+
+def zero_grad(x):
+    """The zero cotangent of ``x``: an empty Grads for a container, else zeros like x."""
+    if isinstance(x, (list, tuple, dict)):
+        return Grads()
+    return np.zeros_like(x)
+
+
+def zeros_tree(x):
+    """A zero derivative shaped like ``x`` (arrays, numbers, and lists/tuples/dicts of them)."""
+    if isinstance(x, dict):
+        return {k: zeros_tree(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(zeros_tree(v) for v in x)
+    return np.zeros_like(x)
+
+
+def setitem_vjp_x(g, ans, x, idx, v):
+    return setitem(g, idx, 0.0)
+
+
+def setitem_vjp_v(g, ans, x, idx, v):
+    return unbroadcast(slot(g, idx, v), v)
+
+
+def setitem_jvp_x(t, ans, x, idx, v):
+    return setitem(t, idx, 0.0)
+
+
+def setitem_jvp_v(t, ans, x, idx, v):
+    return setitem(zeros_tree(ans), idx, t)
+
+
+define(setitem, vjp=(setitem_vjp_x, None, setitem_vjp_v), jvp=(setitem_jvp_x, None, setitem_jvp_v))
+setitem.linear_in = (0, 2)          # the tangent of setitem(x, i, v) is setitem(dx, i, dv)
+
+
+def copy_vjp(g, ans, a, order="K", subok=False):
+    return g
+
+
+def copy_jvp(t, ans, a, order="K", subok=False):
+    return t
+
+
+define(np.copy, vjp=(copy_vjp,), jvp=(copy_jvp,))      # x.copy(): the array to write into
+
+
+@primitive
+def append_at(lst, k, v):
+    """``lst + [v]`` where ``k == len(lst)``: ``lst.append(v)`` as a new list.
+
+    ``k`` is passed so the derivative rules need not read the list (a loop that appends
+    saves one int per iteration, not the list).
+    """
+    return list(lst) + [v]
+
+
+def append_at_vjp_lst(g, ans, lst, k, v):
+    return g            # slot k of g (if any) belongs to v; lst never reads slots >= k
+
+
+def append_at_vjp_v(g, ans, lst, k, v):
+    return slot(g, k, v)
+
+
+def append_at_jvp_lst(t, ans, lst, k, v):
+    return append_at(t, k, np.zeros_like(v))
+
+
+def append_at_jvp_v(t, ans, lst, k, v):
+    return append_at(zeros_tree(lst), k, t)
+
+
+define(append_at, vjp=(append_at_vjp_lst, None, append_at_vjp_v),
+       jvp=(append_at_jvp_lst, None, append_at_jvp_v))
+append_at.linear_in = (0, 2)
+
+
+# --- builtins.sum over a list, tuple or array ---------------------------------------------
+
+def spread(g, items):
+    """The cotangent of each item of ``sum(items)``: ``g`` summed to that item's shape."""
+    if isinstance(items, (list, tuple)):
+        return tuple(unbroadcast(g, item) for item in items)
+    return broadcast_like(g, items)
+
+
+def total(t, items):
+    """The tangent of ``sum(items)`` from the items' tangents ``t``."""
+    if isinstance(t, dict):
+        return builtins.sum(t.values())
+    if isinstance(t, (list, tuple)):
+        return builtins.sum(t)
+    return np.sum(t, axis=0)
+
+
+def sum_vjp_items(g, ans, iterable, start=0):
+    return spread(g, iterable)
+
+
+def sum_vjp_start(g, ans, iterable, start=0):
+    return unbroadcast(g, start)
+
+
+def sum_jvp_items(t, ans, iterable, start=0):
+    return broadcast_like(total(t, iterable), ans)
+
+
+def sum_jvp_start(t, ans, iterable, start=0):
+    return broadcast_like(t, ans)
+
+
+define(builtins.sum, vjp=(sum_vjp_items, sum_vjp_start), jvp=(sum_jvp_items, sum_jvp_start))
+
+
+# --- np.array / np.asarray of a list of arrays ----------------------------------------------
+
+def rows_like(g, obj):
+    """The cotangent of the list (or array) ``obj`` that ``np.array(obj)`` turned into g's array."""
+    if isinstance(obj, (list, tuple)):
+        return tuple(rows_like(g[i], item) for i, item in enumerate(obj))
+    return np.reshape(g, np.shape(obj))
+
+
+def array_vjp(g, ans, object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    return rows_like(g, object)
+
+
+def array_jvp(t, ans, object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    return np.reshape(np.array(t), np.shape(ans))
+
+
+def asarray_vjp(g, ans, a, dtype=None, order=None, like=None):
+    return rows_like(g, a)
+
+
+def asarray_jvp(t, ans, a, dtype=None, order=None, like=None):
+    return np.reshape(np.asarray(t), np.shape(ans))
+
+
+define(np.array, vjp=(array_vjp,), jvp=(array_jvp,))
+define(np.asarray, vjp=(asarray_vjp,), jvp=(asarray_jvp,))
+def rows_like_jvp(t, ans, g, obj):
+    return rows_like(t, obj)
+
+
+define(rows_like, vjp=(), jvp=(rows_like_jvp, None))
+
+
+# --- rules for the helpers generated gradients call (so they can be differentiated again) ----
+
+def slot_vjp_g(h, ans, g, idx, like):
+    return scatter_add(h, g, idx)
+
+
+def slot_jvp_g(t, ans, g, idx, like):
+    return slot(t, idx, like)
+
+
+def spread_jvp_g(t, ans, g, items):
+    return spread(t, items)
+
+
+def total_jvp_t(s, ans, t, items):
+    return total(s, items)
+
+
+define(slot, vjp=(slot_vjp_g, None, None), jvp=(slot_jvp_g, None, None))
+define(spread, vjp=(), jvp=(spread_jvp_g, None))
+define(total, vjp=(), jvp=(total_jvp_t, None))
+nondifferentiable(zero_grad)
+
+
+# --- structure of the result ----------------------------------------------------------------
+
+def restructure(grad, like):
+    """The derivative ``grad`` with the structure of its primal ``like``.
+
+    A dict gets the same keys (zeros where nothing flowed), a list a list, a tuple a tuple;
+    arrays and numbers are returned as they are.
+    """
+    if isinstance(like, dict):
+        parts = dict(_slots(grad))
+        return {k: restructure(parts[k], v) if k in parts else zeros_tree(v) for k, v in like.items()}
+    if isinstance(like, (list, tuple)):
+        parts = dict(_slots(grad))
+        return type(like)(restructure(parts[i], v) if i in parts else zeros_tree(v)
+                          for i, v in enumerate(like))
+    return grad

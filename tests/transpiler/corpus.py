@@ -1,0 +1,54 @@
+"""Every reverse-mode test corpus in one list, for the forward-mode and higher-order suites.
+
+A corpus module lists ``(function, args, wrt)`` cases in ``CASES`` (and, optionally,
+``SCALAR_CASES``).  Modules named here are picked up as soon as they exist; one that exists
+but lists no cases is an error, so a renamed list cannot silently drop out of the checks.
+"""
+
+import importlib
+
+MODULES = ("test_functions", "test_control_flow", "test_calls", "test_classes", "test_structures")
+LISTS = ("CASES", "SCALAR_CASES")
+
+
+def _module(name):
+    full = f"tests.transpiler.{name}"
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError as e:
+        if e.name == full:
+            return None          # not written yet (lands on main later)
+        raise
+
+
+def _checked(name, case):
+    if not (isinstance(case, tuple) and len(case) == 3 and callable(case[0])
+            and isinstance(case[1], (tuple, list)) and isinstance(case[2], (int, str, tuple))):
+        raise AssertionError(f"tests/transpiler/{name}.py: a case is not (function, args, wrt): {case!r}")
+    return case
+
+
+def cases():
+    """[(id, function, args, wrt)] over every corpus module that exists."""
+    out, seen = [], {}
+    for name in MODULES:
+        mod = _module(name)
+        if mod is None:
+            continue
+        lists = [getattr(mod, attr) for attr in LISTS if hasattr(mod, attr)]
+        if not lists or not any(lists):
+            raise AssertionError(f"tests/transpiler/{name}.py exists but has no CASES list for the "
+                                 "forward-mode and higher-order suites")
+        for case in (c for lst in lists for c in lst):
+            fn, args, wrt = _checked(name, case)
+            base = f"{name[5:]}.{fn.__name__}"
+            seen[base] = seen.get(base, 0) + 1
+            out.append((base if seen[base] == 1 else f"{base}-{seen[base]}", fn, tuple(args), wrt))
+    return out
+
+
+def wrt_indices(fn, wrt):
+    """``wrt`` (int, name or tuple of them) as a list of positional indices."""
+    import inspect
+    names = list(inspect.signature(fn).parameters)
+    return [names.index(w) if isinstance(w, str) else w for w in (wrt if isinstance(wrt, tuple) else (wrt,))]
