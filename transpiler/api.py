@@ -23,6 +23,7 @@ from .normalize import normalize
 from .optimize import optimize
 from .parsing import parse_function
 from .reverse import reverse
+from .split import transform_split
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -142,7 +143,10 @@ class _Transformer:
             note = [f"generated on first use: `{self.deferred}` was not defined yet when "
                     "@differentiate ran"]
         try:
-            gen = transform(self.fn, wrt, preserve_result, note, mode)
+            if mode == "split":          # fwd/bwd pair (split.py)
+                gen = transform_split(self.fn, wrt, note)
+            else:
+                gen = transform(self.fn, wrt, preserve_result, note, mode)
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -214,14 +218,7 @@ class Differentiable:
 
     def vjp(self, *args, **kwargs):
         """``(value, pullback)``; ``pullback(cotangent)`` gives the gradient(s)."""
-        gen = self._t.get(self._wrt, False)
-        self._t.check(gen, args, kwargs)
-        value = self._fn(*args, **kwargs)
-
-        def pullback(cotangent):
-            return self._t.call(self._wrt, False, args, kwargs, seed=cotangent)
-
-        return value, pullback
+        return _split_vjp(self._t, self._wrt, args, kwargs)
 
     def jvp(self, primals, tangents):
         """Forward mode: ``(value, directional derivative)`` along ``tangents`` (one per wrt)."""
@@ -379,13 +376,16 @@ def jvp(f, primals, tangents, wrt=None):
 
 def vjp(f, *args, wrt=0, **kwargs):
     """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
-    d = f if isinstance(f, Differentiable) else None
-    t = _transformer(f)
-    gen = t.get(wrt, False)
-    t.check(gen, args, kwargs)
-    value = t.fn(*args, **kwargs)
+    return _split_vjp(_transformer(f), wrt, args, kwargs)
 
-    def pullback(cotangent):
-        return t.call(wrt, False, args, kwargs, seed=cotangent)
+
+def _split_vjp(t, wrt, args, kwargs):
+    """One forward sweep now; the pullback runs only the backward on what it saved."""
+    pair = t.get(wrt, False, mode="split")
+    t.check(pair, args, kwargs)
+    value, saved = pair.forward(*args, **kwargs)
+
+    def pullback(cotangent=None):
+        return pair.backward(saved, cotangent)
 
     return value, pullback

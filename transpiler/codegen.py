@@ -130,7 +130,8 @@ def module_source(fn_node, source, ctx, note=None):
     head = [f"# {line}" for line in (note or [])]
     plain, grouped = [], {}
     scope = ctx.parsed.scope
-    for name in free_names(fn_node):
+    nodes = fn_node if isinstance(fn_node, (list, tuple)) else [fn_node]   # a split pair: both
+    for name in dict.fromkeys(n for node in nodes for n in free_names(node)):
         obj = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
         if getattr(builtins, name, None) is obj:
             continue

@@ -91,6 +91,9 @@ class Forward:
             if isinstance(s, ast.If):
                 out.append(self.branch(s))
                 continue
+            if isinstance(s, (ast.For, ast.While)):
+                out.append(self.loop(s))
+                continue
             src = getattr(s, "_src", None)
             if src is not None and src is not self.last_src and isinstance(s, ast.Assign) \
                     and self.active(s.targets[0].id):
@@ -117,6 +120,15 @@ class Forward:
                                             self.zeros(self.load(name))))
                     have.add(name)
         new = ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()])
+        return ast.copy_location(new, s)
+
+    def loop(self, s):
+        """The same loop with tangent statements in its body (carried tangents ride the back edges)."""
+        self.last_src = None
+        body = self.block(s.body) or [ast.Pass()]
+        self.last_src = None
+        new = ast.For(s.target, s.iter, body, [], None) if isinstance(s, ast.For) \
+            else ast.While(s.test, body, [])
         return ast.copy_location(new, s)
 
     def statement(self, s):
