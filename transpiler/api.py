@@ -15,6 +15,7 @@ import numpy as np
 
 from . import interop
 from .analysis import analyze
+from .calls import callee_sources
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
 from .errors import TranspileError, Unresolved
@@ -34,7 +35,12 @@ class Generated:
     def __init__(self, ctx, stages, node, code, function, seed_name, wrt, single, note):
         self.ctx, self.stages, self.node, self.code = ctx, stages, node, code
         self.function, self.seed_name, self.wrt, self.single = function, seed_name, wrt, single
-        self.source = module_source(node, code, ctx, note)
+        self.own_source = module_source(node, code, ctx, note)
+
+    @property
+    def source(self):
+        """This function's module, then the generated code of the user functions it calls."""
+        return self.own_source + "".join("\n\n" + part + "\n" for part in callee_sources(self.ctx))
 
     def __call__(self, *args, **kwargs):
         return self.function(*args, **kwargs)

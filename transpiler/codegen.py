@@ -133,8 +133,8 @@ def module_source(fn_node, source, ctx, note=None):
     nodes = fn_node if isinstance(fn_node, (list, tuple)) else [fn_node]   # a split pair: both
     for name in dict.fromkeys(n for node in nodes for n in free_names(node)):
         obj = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
-        if getattr(builtins, name, None) is obj:
-            continue
+        if getattr(builtins, name, None) is obj or getattr(obj, "_adjoin_callee", False):
+            continue          # a builtin, or a callee's generated function (printed below)
         if name in scope.closure and not (isinstance(obj, types.ModuleType) or (callable(obj) and (
                 getattr(obj, "__module__", None) or "").startswith(("numpy", "runtime.", "transpiler."))
                 and "<" not in getattr(obj, "__qualname__", "<"))):

@@ -20,7 +20,7 @@ import operator
 
 import numpy as np
 
-from . import templates
+from . import calls, templates
 from .analysis import walk_assigns
 from .reverse import Reverse, comment
 
@@ -99,6 +99,10 @@ class Forward:
                     and self.active(s.targets[0].id):
                 out.append(comment(self.ctx.parsed.segment(src)))
                 self.last_src = src
+            if isinstance(s, ast.Assign) and self.active(s.targets[0].id) \
+                    and self.info.ops[id(s)].kind == "call":
+                out.extend(calls.forward_call(self, self.info.ops[id(s)], s))   # value and tangent
+                continue
             out.append(s)
             if isinstance(s, ast.Assign) and self.active(s.targets[0].id):
                 out.extend(self.statement(s))

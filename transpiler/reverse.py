@@ -17,7 +17,7 @@ import types
 
 import numpy as np
 
-from . import templates
+from . import calls, templates
 from .analysis import walk_assigns
 
 __all__ = ["reverse", "COMMENT"]
@@ -142,7 +142,7 @@ class Reverse:
             else:
                 if isinstance(s, ast.Assign):
                     self.statement(s, out, has)
-                primal.append(s)
+                primal.extend(getattr(s, "_primal", None) or [s])   # a call: its split forward
         primal.reverse()
         return primal
 
@@ -165,6 +165,8 @@ class Reverse:
         for s in block:
             if isinstance(s, ast.Assign):
                 out.add(s.targets[0].id)
+                if getattr(s, "_tape", None):
+                    out.add(s._tape)          # what a call saved for its backward
             elif isinstance(s, ast.If):
                 out |= self.merged(s)
             elif isinstance(s, (ast.For, ast.While)):
@@ -211,7 +213,7 @@ class Reverse:
                 continue
             op = info.ops[id(s)]
             for i, n in op.operands():
-                if info.needs_adjoint(n) and (op.kind in ("copy", "tuple", "unknown")
+                if info.needs_adjoint(n) and (op.kind in ("copy", "tuple", "unknown", "call")
                                               or (op.kind == "prim" and i is not None
                                                   and op.rule.vjp(i) is not None)):
                     out.add(n)
@@ -309,6 +311,10 @@ class Reverse:
             self.contribute(block, has, op.args[0].id, g)
         elif op.kind == "unknown":
             raise self.unknown(op, s)
+        elif op.kind == "call":
+            calls.reverse_call(self, op, s, g, block, has)
+        elif calls.tuple_item(self, op, s, g, block, has):
+            pass
         elif op.kind == "prim":
             self.primitive(op, s, g, block, has)
         elif op.kind == "tuple":

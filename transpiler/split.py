@@ -19,7 +19,9 @@ the names it still reads after optimization decide what the forward returns.
 import ast
 import copy
 
+from . import calls
 from .analysis import analyze
+from .calls import callee_sources
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
 from .normalize import normalize
@@ -38,7 +40,12 @@ class Split:
         self.forward, self.backward = functions
         self.wrt, self.single = wrt, single
         self.forward_node, self.backward_node = nodes
-        self.source = module_source(nodes, "\n\n".join(c.rstrip("\n") for c in codes) + "\n", ctx, note)
+        self.own_source = module_source(nodes, "\n\n".join(c.rstrip("\n") for c in codes) + "\n", ctx, note)
+
+    @property
+    def source(self):
+        """Both functions, then the generated code of the user functions they call."""
+        return self.own_source + "".join("\n\n" + part + "\n" for part in callee_sources(self.ctx))
 
     def __repr__(self):
         return f"<split pair {self.forward_node.name}/{self.backward_node.name} wrt={self.wrt}>"
@@ -96,6 +103,8 @@ def transform_split(fn, wrt=0, note=None):
     bname = ctx.namer.claim(f"bwd_{parsed.name}")
     seed = ctx.namer.claim("bout")
     saved = ctx.namer.claim("saved")
+    for role, name in (("forward", fname), ("backward", bname)):
+        ctx._by_id[id(calls.proxy(parsed.fn, names, role))] = name   # recursion calls itself by name
     rev = Reverse(ctx, core, info, names, False, bname, seed)
     sw = rev.sweeps()
     sw.adjoint = copy.deepcopy(sw.adjoint)      # the sweeps share nodes (an `if`'s test): the

@@ -27,8 +27,12 @@ def has_try(x):
     return x
 
 
+def gen_helper(x):
+    yield x * 2
+
+
 def calls_user(x):
-    return helper(x) * 3
+    return gen_helper(x) * 3
 
 
 def no_rule(x):
@@ -70,7 +74,7 @@ def one_arg(x):
 @pytest.mark.parametrize("fn,words", [
     (has_with, "`with` blocks"),
     (has_try, "`try` blocks"),
-    (calls_user, "user function"),
+    (calls_user, "call to gen_helper()"),
     (no_rule, "np.linalg.norm"),
     (alias_mutation, "in place"),
     (subscript_store, "mutates an array"),
