@@ -282,6 +282,10 @@ class _BoundDifferentiable:
     def vjp(self, *args, **kwargs):
         return self._d.vjp(self._self, *args, **kwargs)
 
+    def jvp(self, primals, tangents):
+        primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+        return self._d.jvp((self._self,) + primals, tangents)
+
     source = property(lambda self: self._d.source)
 
     def show(self):
@@ -294,7 +298,14 @@ def differentiate(fn=None, *, wrt=0, mode="reverse"):
     For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
     """
     if fn is None:
-        return lambda f: Differentiable(f, wrt=wrt, mode=mode)
+        return lambda f: differentiate(f, wrt=wrt, mode=mode)
+    if inspect.ismethod(fn) and inspect.isfunction(fn.__func__):
+        # a bound method (model.__call__): wrt counts the visible parameters, self is fixed
+        shifted = tuple(w + 1 if isinstance(w, int) and not isinstance(w, bool) and w >= 0 else w
+                        for w in (wrt if isinstance(wrt, (tuple, list)) else (wrt,)))
+        inner = Differentiable(fn.__func__, wrt=shifted if isinstance(wrt, (tuple, list)) else shifted[0],
+                               mode=mode)
+        return _BoundDifferentiable(inner, fn.__self__)
     return Differentiable(fn, wrt=wrt, mode=mode)
 
 

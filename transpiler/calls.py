@@ -122,8 +122,12 @@ def prepare(ctx, node, fn, wrt, mode):
         proxy(fn, wrt, "jvp" if mode == "forward" else "forward").generated()
     except TranspileError as e:
         where = f"{e.filename}:{e.lineno}"
-        raise ctx.error(f"cannot differentiate the call to {fn.__qualname__}(): {e.reason} (at {where})",
-                        node, e.hint or "") from None
+        name = fn.__qualname__
+        hint = (e.hint or "").rstrip(".")
+        hint = (hint + "; or " if hint else "") + (f"give {name} its own derivative rule with "
+                                                   f"runtime.rules.define({name}, vjp=(...,))")
+        raise ctx.error(f"cannot differentiate the call to {name}(): {e.reason} (at {where})",
+                        node, hint) from None
     finally:
         _IN_PROGRESS.discard(key)
 

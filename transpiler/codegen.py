@@ -176,6 +176,9 @@ def standalone_module(generated):
         if isinstance(obj, types.ModuleType):
             imports.append(_import_line(name, obj))
             return
+        if getattr(obj, "_adjoin_callee", False):
+            callee(name, obj)
+            return
         mod = getattr(obj, "__module__", "") or ""
         if mod.startswith("runtime.") and callable(obj):
             node, raw = _helper_source(obj, name)
@@ -201,6 +204,19 @@ def standalone_module(generated):
             return
         raise ValueError(f"cannot write `{name}` ({type(obj).__name__}) into a standalone module; "
                          "pass it as an argument instead")
+
+    def callee(name, proxy):
+        """A called user function's generated code, with what it needs in turn."""
+        gen, node, code = proxy.function_node()
+        done.setdefault(node.name, proxy)
+        for dep in free_names(node):
+            if dep == node.name:
+                continue                     # a recursive call to itself
+            value = gen.ctx.injected[dep] if dep in gen.ctx.injected else gen.ctx.parsed.scope.lookup(dep)
+            if getattr(builtins, dep, None) is value:
+                continue
+            need(dep, value, None)
+        bodies.append(code if name == node.name else f"{code.rstrip()}\n\n\n{name} = {node.name}\n")
 
     for gen in generated:
         ctx = gen.ctx
