@@ -20,6 +20,7 @@ passed as an argument (``f(x)`` for a parameter ``f``) -- go through ``call_forw
 """
 
 import ast
+import copy
 import inspect
 import types
 
@@ -57,6 +58,12 @@ def user_function(fn):
     return None
 
 
+def label(fn):
+    """A readable identifier for a function: ``MLP.__call__`` -> ``MLP_call``."""
+    parts = [p.strip("_") for p in fn.__qualname__.replace("<locals>.", "").split(".")]
+    return "_".join(p for p in parts if p) or "f"
+
+
 # --- the generated functions of a callee, by proxy ------------------------------------------
 
 class _Proxy:
@@ -66,7 +73,7 @@ class _Proxy:
 
     def __init__(self, fn, wrt, role):
         self.fn, self.wrt, self.role = fn, wrt, role
-        self.__name__ = {"forward": "fwd_", "backward": "bwd_", "jvp": "jvp_"}[role] + fn.__name__
+        self.__name__ = {"forward": "fwd_", "backward": "bwd_", "jvp": "jvp_"}[role] + label(fn)
         self.__qualname__ = self.__name__
         self.__module__ = "transpiler.calls"
         self._target = None
@@ -212,7 +219,14 @@ def _static_wrt(rev, op, static, args, keywords, active):
         wrt.append(pname)
     self_expr = None
     if bound_self is not None:
-        self_expr = rev.ctx.ref(bound_self, "self_" + fn.__name__)
+        func = op.node.func
+        method = isinstance(static, types.MethodType) or hasattr(static, "_self")
+        if static is bound_self and getattr(func, "_static", False):
+            self_expr = copy.deepcopy(func)                # MODEL(x): self is MODEL
+        elif method and isinstance(func, ast.Attribute) and getattr(func, "_static", False):
+            self_expr = copy.deepcopy(func.value)          # SCALER.apply(x): self is SCALER
+        else:
+            self_expr = rev.ctx.ref(bound_self, "self_" + label(fn))
     return fn, self_expr, tuple(wrt)
 
 
@@ -250,8 +264,8 @@ def reverse_call(rev, op, s, g, block, has):
     if static is not None:
         fn, self_expr, wrt = _static_wrt(rev, op, static, args, keywords, active)
         prepare(ctx, op.node, fn, wrt, "reverse")
-        fwd = ctx.ref(proxy(fn, wrt, "forward"), "fwd_" + fn.__name__)
-        bwd = ctx.ref(proxy(fn, wrt, "backward"), "bwd_" + fn.__name__)
+        fwd = ctx.ref(proxy(fn, wrt, "forward"), "fwd_" + label(fn))
+        bwd = ctx.ref(proxy(fn, wrt, "backward"), "bwd_" + label(fn))
         call = ast.Call(fwd, ([self_expr] if self_expr is not None else []) + args, kw_nodes)
         size = _returns_tuple(fn)
     else:
@@ -335,7 +349,7 @@ def forward_call(fwd, op, s):
     if static is not None:
         fn, self_expr, wrt = _static_wrt(fwd, op, static, args, keywords, active)
         prepare(ctx, op.node, fn, wrt, "forward")
-        jvp = ctx.ref(proxy(fn, wrt, "jvp"), "jvp_" + fn.__name__)
+        jvp = ctx.ref(proxy(fn, wrt, "jvp"), "jvp_" + label(fn))
         call = ast.Call(jvp, [tangents] + ([self_expr] if self_expr is not None else []) + args, kw_nodes)
     else:
         jvp = ctx.ref(call_jvp, "call_jvp")

@@ -99,8 +99,8 @@ def transform_split(fn, wrt=0, note=None):
     ctx = Context(parsed)
     core = normalize(ctx)
     info = analyze(core, names, _output_names(core))
-    fname = ctx.namer.claim(f"fwd_{parsed.name}")
-    bname = ctx.namer.claim(f"bwd_{parsed.name}")
+    fname = ctx.namer.claim(f"fwd_{calls.label(parsed.fn)}")
+    bname = ctx.namer.claim(f"bwd_{calls.label(parsed.fn)}")
     seed = ctx.namer.claim("bout")
     saved = ctx.namer.claim("saved")
     for role, name in (("forward", fname), ("backward", bname)):
