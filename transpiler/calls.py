@@ -60,6 +60,8 @@ def user_function(fn):
 
 def label(fn):
     """A readable identifier for a function: ``MLP.__call__`` -> ``MLP_call``."""
+    if isinstance(fn, Specialised):       # one per call shape: g(x, y, scale=s) -> g_2_scale
+        return "_".join([label(fn.__wrapped__), str(fn.nvar)] + list(fn.keys))
     parts = [p.strip("_") for p in fn.__qualname__.replace("<locals>.", "").split(".")]
     return "_".join(p for p in parts if p) or "f"
 
@@ -204,16 +206,28 @@ def _call_parts(rev, op, s):
 
 
 def _static_wrt(rev, op, static, args, keywords, active):
-    """(function, self expression or None, wrt names) for a callee known at transform time."""
+    """(function, self expression or None, wrt names, keyword renames) for a callee known now.
+
+    When a differentiable value lands in ``*args``/``**kwargs`` the callee is specialised to
+    this call's shape (see Specialised) and keywords bound to ``**kwargs`` are renamed."""
     fn, bound_self = user_function(static)
     pos, kws = _callee_params(rev.ctx, op.node, fn, len(args), list(keywords), bound_self is not None)
+    renames = {}
+    if any((pos[k] if isinstance(k, int) else kws[k])[0] for k, _ in active):
+        nvar = sum(1 for kind, _ in pos if kind == "*")
+        keys = tuple(k for k in keywords if kws[k][0] == "**")
+        fn = specialised(fn, nvar, keys)
+        count = 0
+        for i, (kind, pname) in enumerate(pos):
+            if kind == "*":
+                pos[i] = (None, f"{pname}_{count}")
+                count += 1
+        for k in keys:
+            kws[k] = (None, f"{kws[k][1]}_{k}")
+            renames[k] = kws[k][1]
     wrt = []
     for key, _ in active:
         kind, pname = pos[key] if isinstance(key, int) else kws[key]
-        if kind is not None:
-            raise rev.ctx.error(f"a differentiable value is passed into {fn.__qualname__}'s "
-                                f"{kind}{pname} parameter", op.node,
-                                f"give {fn.__qualname__} a named parameter for it")
         if pname in wrt:
             raise rev.ctx.error(f"two arguments bind to parameter {pname}", op.node, "pass it once")
         wrt.append(pname)
@@ -227,7 +241,88 @@ def _static_wrt(rev, op, static, args, keywords, active):
             self_expr = copy.deepcopy(func.value)          # SCALER.apply(x): self is SCALER
         else:
             self_expr = rev.ctx.ref(bound_self, "self_" + label(fn))
-    return fn, self_expr, tuple(wrt)
+    return fn, self_expr, tuple(wrt), renames
+
+
+class Specialised:
+    """A callee with ``*args``/``**kwargs`` fixed to one call's shape, so they can carry gradients.
+
+    ``def g(a, *xs, **kw)`` called as ``g(x, y, z, scale=s)`` is generated as
+    ``def fwd_g(a, xs_0, xs_1, *, kw_scale)``: ``xs`` reads as the tuple ``(xs_0, xs_1)``, and
+    ``kw["scale"]`` / ``kw.get("scale", d)`` as ``kw_scale``.  One per (function, shape)."""
+
+    def __init__(self, fn, nvar, keys):
+        self.__wrapped__ = fn
+        self.nvar, self.keys = nvar, keys
+        self.__name__, self.__qualname__ = fn.__name__, fn.__qualname__
+        self.__module__ = fn.__module__
+        params = [p for p in inspect.signature(fn).parameters.values()]
+        out = []
+        for p in params:
+            if p.kind is inspect.Parameter.VAR_POSITIONAL:
+                out += [inspect.Parameter(f"{p.name}_{i}", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                        for i in range(nvar)]
+            elif p.kind is inspect.Parameter.VAR_KEYWORD:
+                out += [inspect.Parameter(f"{p.name}_{k}", inspect.Parameter.KEYWORD_ONLY) for k in keys]
+            elif p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD) \
+                    and nvar:
+                out.append(p.replace(default=inspect.Parameter.empty))
+            else:
+                out.append(p)
+        self.__signature__ = inspect.Signature(out)
+
+    def __call__(self, *args, **kwargs):      # pragma: no cover - only its generated code runs
+        return self.__wrapped__(*args, **kwargs)
+
+    def _adjoin_specialise(self, parsed):
+        node = parsed.node
+        a = node.args
+        var = a.vararg.arg if a.vararg is not None else None
+        kw = a.kwarg.arg if a.kwarg is not None else None
+        if var is not None:
+            a.args = a.args + [ast.arg(f"{var}_{i}") for i in range(self.nvar)]
+            if self.nvar:
+                a.defaults = []
+        if kw is not None:
+            a.kwonlyargs = a.kwonlyargs + [ast.arg(f"{kw}_{k}") for k in self.keys]
+            a.kw_defaults = a.kw_defaults + [None] * len(self.keys)
+        a.vararg = a.kwarg = None
+        nvar, keys = self.nvar, self.keys
+
+        class Rewrite(ast.NodeTransformer):
+            def visit_Name(self, n):
+                if n.id == var and isinstance(n.ctx, ast.Load):
+                    return ast.copy_location(ast.Tuple([ast.Name(f"{var}_{i}", ast.Load())
+                                                        for i in range(nvar)], ast.Load()), n)
+                return n
+
+            def visit_Subscript(self, n):
+                if isinstance(n.value, ast.Name) and n.value.id == kw and isinstance(n.slice, ast.Constant) \
+                        and n.slice.value in keys:
+                    return ast.copy_location(ast.Name(f"{kw}_{n.slice.value}", ast.Load()), n)
+                return self.generic_visit(n)
+
+            def visit_Call(self, n):
+                f = n.func
+                if isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name) \
+                        and f.value.id == kw and n.args and isinstance(n.args[0], ast.Constant):
+                    if n.args[0].value in keys:
+                        return ast.copy_location(ast.Name(f"{kw}_{n.args[0].value}", ast.Load()), n)
+                    return self.visit(n.args[1]) if len(n.args) > 1 else ast.copy_location(ast.Constant(None), n)
+                return self.generic_visit(n)
+
+        node.body = [Rewrite().visit(st) for st in node.body]
+        ast.fix_missing_locations(node)
+
+
+_SPECIALISED = {}
+
+
+def specialised(fn, nvar, keys):
+    key = (fn, nvar, keys)
+    if key not in _SPECIALISED:
+        _SPECIALISED[key] = Specialised(fn, nvar, keys)
+    return _SPECIALISED[key]
 
 
 def _spec(active):
@@ -262,7 +357,8 @@ def reverse_call(rev, op, s, g, block, has):
     static, func, args, keywords, active = _call_parts(rev, op, s)
     kw_nodes = [ast.keyword(k, v) for k, v in keywords.items()]
     if static is not None:
-        fn, self_expr, wrt = _static_wrt(rev, op, static, args, keywords, active)
+        fn, self_expr, wrt, renames = _static_wrt(rev, op, static, args, keywords, active)
+        kw_nodes = [ast.keyword(renames.get(k, k), v) for k, v in keywords.items()]
         prepare(ctx, op.node, fn, wrt, "reverse")
         fwd = ctx.ref(proxy(fn, wrt, "forward"), "fwd_" + label(fn))
         bwd = ctx.ref(proxy(fn, wrt, "backward"), "bwd_" + label(fn))
@@ -347,7 +443,8 @@ def forward_call(fwd, op, s):
     kw_nodes = [ast.keyword(k, v) for k, v in keywords.items()]
     tangents = ast.Tuple([fwd.tangent_of(a) for _, a in active], ast.Load())
     if static is not None:
-        fn, self_expr, wrt = _static_wrt(fwd, op, static, args, keywords, active)
+        fn, self_expr, wrt, renames = _static_wrt(fwd, op, static, args, keywords, active)
+        kw_nodes = [ast.keyword(renames.get(k, k), v) for k, v in keywords.items()]
         prepare(ctx, op.node, fn, wrt, "forward")
         jvp = ctx.ref(proxy(fn, wrt, "jvp"), "jvp_" + label(fn))
         call = ast.Call(jvp, [tangents] + ([self_expr] if self_expr is not None else []) + args, kw_nodes)

@@ -99,8 +99,8 @@ def transform_split(fn, wrt=0, note=None):
     ctx = Context(parsed)
     core = normalize(ctx)
     info = analyze(core, names, _output_names(core))
-    fname = ctx.namer.claim(f"fwd_{calls.label(parsed.fn)}")
-    bname = ctx.namer.claim(f"bwd_{calls.label(parsed.fn)}")
+    fname = ctx.namer.claim(f"fwd_{calls.label(fn)}")
+    bname = ctx.namer.claim(f"bwd_{calls.label(fn)}")
     seed = ctx.namer.claim("bout")
     saved = ctx.namer.claim("saved")
     for role, name in (("forward", fname), ("backward", bname)):
@@ -109,6 +109,7 @@ def transform_split(fn, wrt=0, note=None):
     sw = rev.sweeps()
     sw.adjoint = copy.deepcopy(sw.adjoint)      # the sweeps share nodes (an `if`'s test): the
     sw.primal = copy.deepcopy(sw.primal)        # two functions are optimized separately
+    sw.seed_init = copy.deepcopy(sw.seed_init)
 
     # the backward first: what it reads after optimization is what the forward saves
     pre = []
@@ -131,7 +132,7 @@ def transform_split(fn, wrt=0, note=None):
     surely = set(_params(core.args))
     _exposed(sw.primal, surely)
     unset = [ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None)) for n in kept if n not in surely]
-    out = ast.Tuple([sw.out_value, ast.Tuple([ast.Name(n, ast.Load()) for n in kept], ast.Load())], ast.Load())
+    out = ast.Tuple([copy.deepcopy(sw.out_value), ast.Tuple([ast.Name(n, ast.Load()) for n in kept], ast.Load())], ast.Load())
     fwd = function_def(fname, copy.deepcopy(core.args), unset + sw.primal + [ast.Return(out)], core.lineno)
     stages["forward"] = copy.deepcopy(fwd)
     fwd = optimize(fwd, ctx)

@@ -77,6 +77,12 @@ def math_callee(x: float):
     return np.sin(x) * np.exp(x / 2.0)
 
 
+def total(*xs, scale=1.0, **kw):
+    s = xs[0] * kw["gain"]
+    a, b = xs[1], xs[2]
+    return (s + a * b) * scale + kw.get("bias", 0.0)
+
+
 def apply(f, x):
     return f(x) * 2.0
 
@@ -239,6 +245,10 @@ def c_varargs_kwargs(x, y):
     return np.sum(g(x, y, scale=3.0))
 
 
+def c_module_varargs_kwargs(x, y):
+    return np.sum(total(x, y, x * y, scale=2.0, gain=y) + total(y, y, x, gain=x, bias=x))
+
+
 def c_function_argument(x):
     return np.sum(apply(sq, x))
 
@@ -300,6 +310,8 @@ CASES = [
     (c_lambda, (V, U), (0, 1)),
     (c_late_binding_closure, (V,), 0),
     (c_varargs_kwargs, (V, U), (0, 1)),
+    (c_module_varargs_kwargs, (V, U), (0, 1)),
+    (c_module_varargs_kwargs, (V, U), 1),
     (c_function_argument, (V,), 0),
     (c_primitive_argument, (V,), 0),
     (c_higher_order, (V,), 0),
