@@ -39,6 +39,8 @@ _IN_PROGRESS = set()     # (function, wrt, mode) being generated now: reference 
 def user_function(fn):
     """``(python function, bound self or None)`` for a callable adjoin can transform, else None."""
     from .api import Differentiable, _BoundDifferentiable
+    if isinstance(fn, _Proxy):
+        return fn, None                     # generated code differentiated again: refused below
     if isinstance(fn, _BoundDifferentiable):
         return fn._d._fn, fn._self
     if isinstance(fn, Differentiable):
@@ -185,6 +187,11 @@ def _call_parts(rev, op, s):
     node = op.node
     info = rev.info
     static = getattr(node, "_prim", None)
+    if isinstance(static, _Proxy):
+        raise rev.ctx.error(f"differentiating generated code again through its call to {static.__name__}() "
+                            "is not supported yet (higher derivatives of functions that call user "
+                            "functions)", node, "inline the callee for higher derivatives, or nest "
+                            "runtime.GradientTape blocks around the function")
     func = node.func
     args, keywords = list(node.args), {k.arg: k.value for k in node.keywords}
     for a in list(args) + list(keywords.values()):

@@ -267,3 +267,26 @@ def test_standalone_module_with_callees(tmp_path):
         sys.modules.pop("model_calls", None)
     assert_close(gx, want[0], 1e-12, 1e-12)
     assert_close(gw, want[1], 1e-12, 1e-12)
+
+
+# --- with the tape, and higher order ---------------------------------------------------------
+def test_recorded_op_with_callees_gives_second_derivatives():
+    import runtime as tf
+    d = differentiate(corpus.c_recursion)
+    xv = np.array([0.5, 1.2])
+    x = tf.constant(xv)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = d(x)
+        g = inner.gradient(y, x)
+    h = outer.gradient(g, x)
+    assert_close(g.numpy(), 4 * xv ** 3 + 1, 1e-10, 1e-12)
+    assert_close(h.numpy(), 12 * xv ** 2, 1e-10, 1e-12)
+
+
+def test_grad_of_grad_through_calls_is_refused_clearly():
+    from transpiler import grad
+    with pytest.raises(TranspileError, match="not supported yet"):
+        grad(grad(corpus.c_simple))(corpus.V)
