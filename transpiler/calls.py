@@ -469,14 +469,9 @@ _DYNAMIC = {}
 
 
 def _resolve(fn, spec, nargs, kwnames):
-    """(python function or rule, wrt names or argument indices, prepend self) for a run-time callee."""
-    key = (fn if not isinstance(fn, types.MethodType) else fn.__func__, spec, nargs, kwnames)
-    try:
-        hit = _DYNAMIC.get(key)
-    except TypeError:
-        hit = None
-    if hit is not None:
-        return hit
+    """(python function or rule, wrt names, bound self or None) for a run-time callee.
+
+    The binding of this call shape to the function's parameters is cached per function."""
     found = user_function(fn)
     if found is None:
         from runtime.rules import registry
@@ -486,9 +481,11 @@ def _resolve(fn, spec, nargs, kwnames):
             raise TypeError(f"adjoin cannot differentiate through {name}: it is neither a Python "
                             "function with source nor a primitive with a derivative rule; define one "
                             "with runtime.rules.define")
-        hit = (rule, spec, False)
-    else:
-        py, bound = found
+        return rule, spec, None
+    py, bound = found
+    key = (py, spec, nargs, kwnames, bound is not None)
+    wrt = _DYNAMIC.get(key)
+    if wrt is None:
         sig = inspect.signature(py)
         offset = 0 if bound is None else 1
         marks = [("pos", i) for i in range(nargs + offset)]
@@ -496,38 +493,33 @@ def _resolve(fn, spec, nargs, kwnames):
         where = {v: p for p, v in bound_args.arguments.items()
                  if sig.parameters[p].kind not in (inspect.Parameter.VAR_POSITIONAL,
                                                    inspect.Parameter.VAR_KEYWORD)}
-        wrt = tuple(where[("pos", k + offset) if isinstance(k, int) else ("kw", k)] for k in spec)
-        hit = (py, wrt, bound is not None)
-    try:
-        _DYNAMIC[key] = hit
-    except TypeError:
-        pass
-    return hit
-
-
-def _self_of(fn):
-    found = user_function(fn)
-    return found[1]
+        try:
+            wrt = _DYNAMIC[key] = tuple(where[("pos", k + offset) if isinstance(k, int) else ("kw", k)]
+                                        for k in spec)
+        except KeyError:
+            raise TypeError(f"{py.__qualname__}: a differentiable value passed through *args or "
+                            "**kwargs of a function known only at run time; give it a named "
+                            "parameter") from None
+    return py, wrt, bound
 
 
 def call_forward(fn, spec, *args, **kwargs):
     """Split forward of a callee found at run time: ``(value, tape)``."""
-    target, wrt, has_self = _resolve(fn, spec, len(args), tuple(kwargs))
+    target, wrt, bound = _resolve(fn, spec, len(args), tuple(kwargs))
     if not isinstance(target, types.FunctionType):      # a primitive: its rule is the pullback
         value = fn(*args, **kwargs)
         return value, (target, spec, args, kwargs, value)
-    if has_self:
-        args = (_self_of(fn),) + args
-    pair = proxy(target, wrt, "forward").generated()
-    value, saved = pair.forward(*args, **kwargs)
-    return value, (pair, saved)
+    if bound is not None:
+        args = (bound,) + args
+    value, saved = proxy(target, wrt, "forward")(*args, **kwargs)
+    return value, (proxy(target, wrt, "backward"), saved)
 
 
 def call_backward(tape, g):
     """Split backward for ``call_forward``: the gradients of the active arguments, in ``spec`` order."""
     if len(tape) == 2:
-        pair, saved = tape
-        return pair.backward(saved, g)
+        backward, saved = tape
+        return backward(saved, g)
     rule, spec, args, kwargs, value = tape
     grads = []
     for i in spec:
@@ -538,7 +530,7 @@ def call_backward(tape, g):
 
 def call_jvp(fn, spec, tangents, *args, **kwargs):
     """Tangent of a callee found at run time: ``(value, tangent)``."""
-    target, wrt, has_self = _resolve(fn, spec, len(args), tuple(kwargs))
+    target, wrt, bound = _resolve(fn, spec, len(args), tuple(kwargs))
     if not isinstance(target, types.FunctionType):
         value = fn(*args, **kwargs)
         total = 0.0
@@ -547,8 +539,8 @@ def call_jvp(fn, spec, tangents, *args, **kwargs):
             if jvp is not None:
                 total = total + jvp(t, value, *args, **kwargs)
         return value, total + np.zeros_like(value)
-    if has_self:
-        args = (_self_of(fn),) + args
+    if bound is not None:
+        args = (bound,) + args
     return proxy(target, wrt, "jvp")(tangents, *args, **kwargs)
 
 

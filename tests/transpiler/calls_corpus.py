@@ -4,8 +4,6 @@ Each entry of CASES is (function, args, wrt); every one is checked in reverse mo
 finite differences and the tape, and in forward mode against finite differences.
 """
 
-import math
-
 import numpy as np
 
 from transpiler import differentiate

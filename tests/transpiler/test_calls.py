@@ -16,7 +16,7 @@ import pytest
 from tests.fd import assert_close, numeric_jvp
 from tests.transpiler import calls_corpus as corpus
 from tests.transpiler.checks import check
-from transpiler import TranspileError, differentiate, jvp, vjp
+from transpiler import TranspileError, differentiate, vjp
 from transpiler import api
 
 CASES = corpus.CASES
@@ -290,3 +290,13 @@ def test_grad_of_grad_through_calls_is_refused_clearly():
     from transpiler import grad
     with pytest.raises(TranspileError, match="not supported yet"):
         grad(grad(corpus.c_simple))(corpus.V)
+
+
+def passes_norm(x):
+    return corpus.apply(np.linalg.norm, x)
+
+
+def test_runtime_callee_without_rule_or_source():
+    d = differentiate(passes_norm)
+    with pytest.raises(TypeError, match="runtime.rules.define"):
+        d.grad(corpus.V)
