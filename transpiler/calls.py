@@ -383,6 +383,11 @@ def reverse_call(rev, op, s, g, block, has):
     s._tape = tape
     if size:
         seed = ast.Tuple([_item_adjoint(rev, has, target, i) for i in range(size)], ast.Load())
+    elif _call_results(rev).get(target) == "run time":
+        keys = [i for i in rev._call_items[target] if _item_key(target, i) in has]
+        seed = ast.Call(ctx.ref(item_seed, "item_seed"), [ast.Name(target, ast.Load()), ast.Dict(
+            [ast.Constant(i) for i in keys], [ast.Name(rev.adj(_item_key(target, i)), ast.Load()) for i in keys])],
+            [])
     else:
         seed = g
     grads = ast.Call(bwd, [ast.Name(tape, ast.Load()), seed], [])
@@ -400,7 +405,7 @@ def _give(rev, block, has, atom, expr):
 
 
 def _item_key(target, i):
-    return f"{target}_{i}"
+    return f"{target}_{i}" if i >= 0 else f"{target}_neg{-i}"
 
 
 def _item_adjoint(rev, has, target, i):
@@ -409,6 +414,56 @@ def _item_adjoint(rev, has, target, i):
         return ast.Name(rev.adj(key), ast.Load())
     item = ast.Subscript(ast.Name(target, ast.Load()), ast.Constant(i), ast.Load())
     return ast.Call(rev.ctx.ref_attr(np, "np", "zeros_like"), [item], [])
+
+
+def _call_results(rev):
+    """Call results read item by item: name -> tuple size, or "run time" for a callee found then.
+
+    A run-time callee's result counts only when every read of it is ``t[constant]``."""
+    defs = getattr(rev, "_call_defs", None)
+    if defs is not None:
+        return defs
+    import operator
+    from .analysis import walk_assigns
+    defs = rev._call_defs = {}
+    items, other = {}, set()
+    for st in walk_assigns(rev.core.body):
+        sop = rev.info.ops[id(st)]
+        if sop.kind == "prim" and sop.fn is operator.getitem and isinstance(sop.args[0], ast.Name) \
+                and isinstance(sop.args[1], ast.Constant) and isinstance(sop.args[1].value, int):
+            items.setdefault(sop.args[0].id, set()).add(sop.args[1].value)
+            continue
+        other.update(n for _, n in sop.operands())
+    for st in rev.core.body[-1:]:
+        other.update(n.id for n in ast.walk(st) if isinstance(n, ast.Name))
+    for st in walk_assigns(rev.core.body):
+        sop = rev.info.ops[id(st)]
+        if sop.kind != "call":
+            continue
+        target = st.targets[0].id
+        static = getattr(sop.node, "_prim", None)
+        if static is not None:
+            size = _returns_tuple(user_function(static)[0])
+            if size:
+                defs[target] = size
+        elif target in items and target not in other:
+            defs[target] = "run time"
+            rev._call_items = getattr(rev, "_call_items", {})
+            rev._call_items[target] = sorted(items[target])
+    return defs
+
+
+def item_seed(value, items):
+    """The cotangent of a run-time callee's result read item by item (``items``: index -> cotangent).
+
+    A tuple gets a tuple (zeros where nothing flowed); an array gets an array of its shape."""
+    if isinstance(value, tuple):
+        return tuple(items.get(i, items.get(i - len(value))) if (i in items or i - len(value) in items)
+                     else np.zeros_like(v) for i, v in enumerate(value))
+    out = np.zeros_like(value)
+    for i, g in items.items():
+        out[i] += g
+    return out
 
 
 def tuple_item(rev, op, s, g, block, has):
@@ -421,20 +476,15 @@ def tuple_item(rev, op, s, g, block, has):
     base, index = op.args[0], op.args[1]
     if not (isinstance(base, ast.Name) and isinstance(index, ast.Constant) and isinstance(index.value, int)):
         return False
-    defs = getattr(rev, "_call_defs", None)
-    if defs is None:
-        from .analysis import walk_assigns
-        defs = rev._call_defs = {}
-        for st in walk_assigns(rev.core.body):
-            sop = rev.info.ops[id(st)]
-            if sop.kind == "call" and getattr(sop.node, "_prim", None) is not None:
-                size = _returns_tuple(user_function(sop.node._prim)[0])
-                if size:
-                    defs[st.targets[0].id] = size
-    size = defs.get(base.id)
-    if not size or not -size <= index.value < size:
+    size = _call_results(rev).get(base.id)
+    if size is None:
         return False
-    i = index.value % size
+    if size == "run time":
+        i = index.value          # item_seed places it when the value is known
+    elif -size <= index.value < size:
+        i = index.value % size
+    else:
+        return False
     rev.contribute(block, has, _item_key(base.id, i), g)
     has.add(base.id)
     return True

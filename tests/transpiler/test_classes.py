@@ -69,6 +69,32 @@ class MLP:
         return np.sum(self(x) ** 2)
 
 
+class Cell:
+    """A recurrent cell whose step returns a tuple (the new state and an output)."""
+
+    def __init__(self):
+        self.a, self.b = 0.8, -0.3
+
+    def step(self, h, x):
+        h2 = np.tanh(self.a * h + x)
+        return h2, h2 * self.b + x
+
+    def run(self, xs, h):
+        total = 0.0
+        for x in xs:
+            h, y = self.step(h, x)
+            total = total + np.sum(y * y)
+        return total + np.sum(h)
+
+
+def unroll(cell, xs, h):
+    total = 0.0
+    for x in xs:
+        h, y = cell.step(h, x)
+        total = total + np.sum(y) * h[-1]
+    return total
+
+
 SCALER = Scaler(np.array([0.5, -1.0, 1.5, 0.2]))
 MODEL = MLP()
 W1, W2 = MODEL.hidden.w.copy(), MODEL.out.w.copy()
@@ -151,6 +177,21 @@ def test_methods_of_a_parameter():
     check_with_object(method_of_parameter, Scaler(np.ones(4) * 0.3), V)     # another instance
     check_with_object(call_of_parameter, MODEL, X)
     check_with_object(call_of_parameter, MODEL.hidden, X)                  # another class
+
+
+def test_method_of_a_parameter_returning_a_tuple():
+    cell = Cell()
+    xs = rng.normal(size=(4, 3))
+    h0 = rng.normal(size=3)
+    for fn in (unroll, Cell.run):
+        d = differentiate(fn, wrt=(1, 2))
+        gx, gh = d.grad(cell, xs, h0)
+        assert_close(gx, numeric_vjp(lambda a: fn(cell, a, h0), (xs,), 0, 1.0), 1e-5, 1e-6, what=d.source)
+        assert_close(gh, numeric_vjp(lambda a: fn(cell, xs, a), (h0,), 0, 1.0), 1e-5, 1e-6, what=d.source)
+        tx, th = rng.normal(size=xs.shape), rng.normal(size=h0.shape)
+        value, tout = differentiate(fn, wrt=(1, 2), mode="forward").jvp((cell, xs, h0), (tx, th))
+        assert_close(tout, numeric_jvp(lambda a, b: fn(cell, a, b), (xs, h0), (tx, th)), 1e-5, 1e-6)
+    assert "item_seed(" in differentiate(unroll, wrt=(1, 2)).source
 
 
 def test_unbound_call_with_self_as_argument():
