@@ -115,11 +115,13 @@ class Forward:
         orelse = self.block(s.orelse)
         self.last_src = None
         # a name one branch makes active but the other assigns a constant: zero tangent there
+        # (only names that leave the if: a branch's own temporaries are unbound in the other)
+        leaving = Reverse.merged(s)
         for mine, other, block in ((s.body, s.orelse, orelse), (s.orelse, s.body, body)):
             have = {a.targets[0].id for a in walk_assigns(other) if self.active(a.targets[0].id)}
             for a in walk_assigns(mine):
                 name = a.targets[0].id
-                if self.active(name) and name not in have:
+                if self.active(name) and name not in have and name in leaving:
                     block.append(ast.Assign([ast.Name(self.tan(name), ast.Store())],
                                             self.zeros(self.load(name))))
                     have.add(name)

@@ -300,3 +300,12 @@ def test_runtime_callee_without_rule_or_source():
     d = differentiate(passes_norm)
     with pytest.raises(TypeError, match="runtime.rules.define"):
         d.grad(corpus.V)
+
+
+# --- forward mode over the control-flow corpus (loops get tangents in their bodies) -----------
+from tests.transpiler import test_control_flow as flow  # noqa: E402
+
+
+@pytest.mark.parametrize("fn,args,wrt", flow.CASES, ids=[c[0].__name__ for c in flow.CASES])
+def test_forward_control_flow(fn, args, wrt):
+    check_forward(fn, args, wrt)
