@@ -38,9 +38,11 @@ _IN_PROGRESS = set()     # (function, wrt, mode) being generated now: reference 
 
 def user_function(fn):
     """``(python function, bound self or None)`` for a callable adjoin can transform, else None."""
-    from .api import Differentiable, _BoundDifferentiable
+    from .api import Differentiable, GradientFunction, _BoundDifferentiable
     if isinstance(fn, _Proxy):
         return fn, None                     # generated code differentiated again: refused below
+    if isinstance(fn, GradientFunction):    # grad(g)(x) inside f: its generated code, differentiated
+        return (fn.function, None) if fn._kind == "grad" and not fn._preserve else None
     if isinstance(fn, _BoundDifferentiable):
         return fn._d._fn, fn._self
     if isinstance(fn, Differentiable):
@@ -55,6 +57,8 @@ def user_function(fn):
         from runtime.rules import registry
         return (fn, None) if registry.lookup(fn) is None else None
     call = getattr(type(fn), "__call__", None)
+    if (type(fn).__module__ or "").startswith("transpiler."):
+        return None                          # adjoin's own objects (hvp, jacobian...): no source to use
     if isinstance(call, types.FunctionType) and not isinstance(fn, type):
         return user_function(types.MethodType(call, fn))    # an instance with __call__
     return None

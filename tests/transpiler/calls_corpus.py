@@ -319,3 +319,19 @@ CASES = [
     (c_recursion_on_shape, (V,), 0),
     (c_recursion_in_loop, (V * 0.5,), 0),
 ]
+
+
+# --- a gradient used inside the function (its generated code is differentiated in turn) -----
+def energy(x):
+    return np.sum(np.sin(x) * x)
+
+
+def c_gradient_inside(x):
+    from_grad = GRAD_ENERGY(x)
+    return np.sum(from_grad * from_grad)
+
+
+from transpiler import grad as _grad  # noqa: E402
+
+GRAD_ENERGY = _grad(energy)
+CASES.append((c_gradient_inside, (V,), 0))
