@@ -28,8 +28,8 @@ import numpy as np
 
 from .errors import TranspileError
 
-__all__ = ["user_function", "reverse_call", "forward_call", "tuple_item",
-           "call_forward", "call_backward", "call_jvp", "callee_sources"]
+__all__ = ["user_function", "reverse_call", "forward_call", "tuple_item", "item_seed", "label",
+           "call_forward", "call_backward", "call_jvp", "callee_sources", "Specialised"]
 
 _IN_PROGRESS = set()     # (function, wrt, mode) being generated now: reference those lazily
 
@@ -185,7 +185,7 @@ def _active(info, atom):
 
 
 def _call_parts(rev, op, s):
-    """(static function or None, bound self, func expression, positional args, keywords, active list).
+    """(static function or None, func expression, positional args, keywords, active list).
 
     ``active`` lists (position or keyword name, atom) for the arguments that carry gradients."""
     node = op.node
