@@ -26,6 +26,8 @@ import types
 
 import numpy as np
 
+from runtime.rules.tuples import item_seed
+
 from .errors import TranspileError
 
 __all__ = ["user_function", "reverse_call", "forward_call", "tuple_item", "item_seed", "label",
@@ -374,20 +376,19 @@ def reverse_call(rev, op, s, g, block, has):
         fwd = ctx.ref(proxy(fn, wrt, "forward"), "fwd_" + label(fn))
         bwd = ctx.ref(proxy(fn, wrt, "backward"), "bwd_" + label(fn))
         call = ast.Call(fwd, ([self_expr] if self_expr is not None else []) + args, kw_nodes)
-        size = _returns_tuple(fn)
     else:
         fwd = ctx.ref(call_forward, "call_forward")
         bwd = ctx.ref(call_backward, "call_backward")
         call = ast.Call(fwd, [func, _spec(active)] + args, kw_nodes)
-        size = None
     tape = ctx.namer.claim(target + "_tape")
     primal = ast.Assign([ast.Tuple([ast.Name(target, ast.Store()), ast.Name(tape, ast.Store())], ast.Store())],
                         call)
     s._primal = [ast.copy_location(primal, s)]
     s._tape = tape
-    if size:
+    size = _call_results(rev).get(target)
+    if isinstance(size, int):
         seed = ast.Tuple([_item_adjoint(rev, has, target, i) for i in range(size)], ast.Load())
-    elif _call_results(rev).get(target) == "run time":
+    elif size == "run time":
         keys = [i for i in rev._call_items[target] if _item_key(target, i) in has]
         seed = ast.Call(ctx.ref(item_seed, "item_seed"), [ast.Name(target, ast.Load()), ast.Dict(
             [ast.Constant(i) for i in keys], [ast.Name(rev.adj(_item_key(target, i)), ast.Load()) for i in keys])],
@@ -446,28 +447,16 @@ def _call_results(rev):
             continue
         target = st.targets[0].id
         static = getattr(sop.node, "_prim", None)
-        if static is not None:
-            size = _returns_tuple(user_function(static)[0])
-            if size:
-                defs[target] = size
-        elif target in items and target not in other:
+        if target not in items or target in other:
+            continue                      # used whole (or not at all): its adjoint is the seed
+        size = _returns_tuple(user_function(static)[0]) if static is not None else None
+        if size:
+            defs[target] = size
+        else:                             # a result only known when the code runs: item_seed
             defs[target] = "run time"
             rev._call_items = getattr(rev, "_call_items", {})
             rev._call_items[target] = sorted(items[target])
     return defs
-
-
-def item_seed(value, items):
-    """The cotangent of a run-time callee's result read item by item (``items``: index -> cotangent).
-
-    A tuple gets a tuple (zeros where nothing flowed); an array gets an array of its shape."""
-    if isinstance(value, tuple):
-        return tuple(items.get(i, items.get(i - len(value))) if (i in items or i - len(value) in items)
-                     else np.zeros_like(v) for i, v in enumerate(value))
-    out = np.zeros_like(value)
-    for i, g in items.items():
-        out[i] += g
-    return out
 
 
 def tuple_item(rev, op, s, g, block, has):

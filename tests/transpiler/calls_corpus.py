@@ -335,3 +335,15 @@ from transpiler import grad as _grad  # noqa: E402
 
 GRAD_ENERGY = _grad(energy)
 CASES.append((c_gradient_inside, (V,), 0))
+
+
+def pair_sum(x, y):
+    return polar(x, y)
+
+
+def c_tuple_passed_on(x, y):
+    r, theta = pair_sum(x, y)          # a tuple returned whole by one callee, unpacked here
+    return np.sum(r * theta)
+
+
+CASES.append((c_tuple_passed_on, (V, U), (0, 1)))
