@@ -19,6 +19,7 @@ import numpy as np
 from runtime.rules import registry
 
 from . import stacks
+from .calls import user_function
 from .normalize import CONSTANT_ATTRS
 
 __all__ = ["Op", "describe", "analyze", "Analysis", "BINOPS", "UNARYOPS", "CMPOPS"]
@@ -54,6 +55,7 @@ class Op:
     """What one core value computes.
 
     kind: 'const' | 'copy' | 'prim' (rule known) | 'nondiff' | 'unknown' | 'tuple'
+          | 'call' (a user function or a callee known at run time: calls.py)
     args: positional operands (atoms; an index expression for getitem)
     """
 
@@ -94,6 +96,8 @@ def _primitive(kind, fn, node, args, kwargs=None):
     if rule is None:
         if fn in _NONDIFF_CALLS:
             return Op("nondiff", node, fn, None, args, kwargs)
+        if isinstance(node, ast.Call) and user_function(fn) is not None:
+            return Op("call", node, fn, None, args, kwargs)     # differentiated by its own code
         return Op("unknown", node, fn, None, args, kwargs)
     return Op("prim", node, fn, rule, args, kwargs)
 
@@ -117,7 +121,8 @@ def describe(value):
         kwargs = {k.arg: k.value for k in value.keywords}
         if fn is None:
             base = value.func.value if isinstance(value.func, ast.Attribute) else value.func
-            return Op("unknown", value, None, None, [base] + list(value.args), kwargs)
+            kind = "call" if getattr(value, "_method", None) or getattr(value, "_dynamic", False) else "unknown"
+            return Op(kind, value, None, None, [base] + list(value.args), kwargs)
         return _primitive("prim", fn, value, value.args, kwargs)
     if isinstance(value, ast.Subscript):
         op = _primitive("prim", operator.getitem, value, [value.value, value.slice])
@@ -156,7 +161,7 @@ class Analysis:
 
 def _flows(op, index):
     """Does a gradient flow from the value into positional operand ``index``?"""
-    if op.kind in ("copy", "tuple", "unknown", "pop"):
+    if op.kind in ("copy", "tuple", "unknown", "pop", "call"):
         return True
     if op.kind != "prim":
         return False

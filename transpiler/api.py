@@ -15,6 +15,7 @@ import numpy as np
 
 from . import interop, sugar
 from .analysis import analyze
+from .calls import callee_sources
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
 from .errors import TranspileError, Unresolved
@@ -25,6 +26,8 @@ from .parsing import parse_function
 from .reverse import reverse
 from runtime.rules.containers import restructure
 
+from .split import transform_split
+
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
 
@@ -34,7 +37,12 @@ class Generated:
     def __init__(self, ctx, stages, node, code, function, seed_name, wrt, single, note):
         self.ctx, self.stages, self.node, self.code = ctx, stages, node, code
         self.function, self.seed_name, self.wrt, self.single = function, seed_name, wrt, single
-        self.source = module_source(node, code, ctx, note)
+        self.own_source = module_source(node, code, ctx, note)
+
+    @property
+    def source(self):
+        """This function's module, then the generated code of the user functions it calls."""
+        return self.own_source + "".join("\n\n" + part + "\n" for part in callee_sources(self.ctx))
 
     def __call__(self, *args, **kwargs):
         return self.function(*args, **kwargs)
@@ -147,7 +155,10 @@ class _Transformer:
             note = [f"generated on first use: `{self.deferred}` was not defined yet when "
                     "@differentiate ran"]
         try:
-            gen = transform(self.fn, wrt, preserve_result, note, mode)
+            if mode == "split":          # fwd/bwd pair (split.py)
+                gen = transform_split(self.fn, wrt, note)
+            else:
+                gen = transform(self.fn, wrt, preserve_result, note, mode)
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -233,14 +244,7 @@ class Differentiable:
 
     def vjp(self, *args, **kwargs):
         """``(value, pullback)``; ``pullback(cotangent)`` gives the gradient(s)."""
-        gen = self._t.get(self._wrt, False)
-        self._t.check(gen, args, kwargs)
-        value = self._fn(*args, **kwargs)
-
-        def pullback(cotangent):
-            return self._t.call(self._wrt, False, args, kwargs, seed=cotangent)
-
-        return value, pullback
+        return _split_vjp(self._t, self._wrt, args, kwargs)
 
     def jvp(self, primals, tangents):
         """Forward mode: ``(value, directional derivative)`` along ``tangents`` (one per wrt)."""
@@ -298,6 +302,10 @@ class _BoundDifferentiable:
     def vjp(self, *args, **kwargs):
         return self._d.vjp(self._self, *args, **kwargs)
 
+    def jvp(self, primals, tangents):
+        primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+        return self._d.jvp((self._self,) + primals, tangents)
+
     source = property(lambda self: self._d.source)
 
     def show(self):
@@ -310,7 +318,14 @@ def differentiate(fn=None, *, wrt=0, mode="reverse"):
     For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
     """
     if fn is None:
-        return lambda f: Differentiable(f, wrt=wrt, mode=mode)
+        return lambda f: differentiate(f, wrt=wrt, mode=mode)
+    if inspect.ismethod(fn) and inspect.isfunction(fn.__func__):
+        # a bound method (model.__call__): wrt counts the visible parameters, self is fixed
+        shifted = tuple(w + 1 if isinstance(w, int) and not isinstance(w, bool) and w >= 0 else w
+                        for w in (wrt if isinstance(wrt, (tuple, list)) else (wrt,)))
+        inner = Differentiable(fn.__func__, wrt=shifted if isinstance(wrt, (tuple, list)) else shifted[0],
+                               mode=mode)
+        return _BoundDifferentiable(inner, fn.__self__)
     return Differentiable(fn, wrt=wrt, mode=mode)
 
 
@@ -398,13 +413,16 @@ def jvp(f, primals, tangents, wrt=None):
 
 def vjp(f, *args, wrt=0, **kwargs):
     """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
-    d = f if isinstance(f, Differentiable) else None
-    t = _transformer(f)
-    gen = t.get(wrt, False)
-    t.check(gen, args, kwargs)
-    value = t.fn(*args, **kwargs)
+    return _split_vjp(_transformer(f), wrt, args, kwargs)
 
-    def pullback(cotangent):
-        return t.call(wrt, False, args, kwargs, seed=cotangent)
+
+def _split_vjp(t, wrt, args, kwargs):
+    """One forward sweep now; the pullback runs only the backward on what it saved."""
+    pair = t.get(wrt, False, mode="split")
+    t.check(pair, args, kwargs)
+    value, saved = pair.forward(*args, **kwargs)
+
+    def pullback(cotangent=None):
+        return pair.backward(saved, cotangent)
 
     return value, pullback
