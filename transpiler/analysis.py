@@ -190,6 +190,7 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     scalar_params = set(scalar_params) | {
         a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
         if isinstance(a.annotation, ast.Name) and a.annotation.id == "float"}   # x: float
+    scalar_params |= _range_targets(fn.body)
     scalars = set(by_target) | scalar_params
     changed = True
     while changed:
@@ -201,6 +202,18 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     useful = set(outputs)
     _mark_useful(fn.body, useful, active, ops)
     return Analysis(active, useful, scalars, ops)
+
+
+def _range_targets(body):
+    """Targets of ``for i in range(...)`` loops: Python ints, so 0-d."""
+    out = set()
+    for s in body:
+        if isinstance(s, ast.For) and isinstance(s.target, ast.Name) \
+                and getattr(s.iter, "_prim", None) is range:
+            out.add(s.target.id)
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            out |= _range_targets(s.body) | _range_targets(s.orelse)
+    return out
 
 
 def _mark_useful(body, useful, active, ops):

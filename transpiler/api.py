@@ -63,16 +63,17 @@ def wrt_names(node, wrt, what="wrt"):
     return tuple(out), single
 
 
-def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
+def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", floats=()):
     """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
 
+    ``floats``: parameters known to hold Python floats, so the analysis treats them as 0-d.
     Raises TranspileError or Unresolved."""
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     core = normalize(ctx)
     outputs = _output_names(core)
-    info = analyze(core, names, outputs)
+    info = analyze(core, names, outputs, floats)
     import copy
     if mode == "forward":
         name = ctx.namer.claim(f"jvp_{parsed.name}")
@@ -130,10 +131,12 @@ class _Transformer:
         self.deferred = None
         self.signature = inspect.signature(fn)
 
-    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse"):
+    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=()):
         key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)
         if mode != "reverse":
             key += (mode,)
+        if floats:
+            key += (floats,)
         gen = self.cache.get(key)
         if gen is not None:
             return gen
@@ -142,7 +145,7 @@ class _Transformer:
             note = [f"generated on first use: `{self.deferred}` was not defined yet when "
                     "@differentiate ran"]
         try:
-            gen = transform(self.fn, wrt, preserve_result, note, mode)
+            gen = transform(self.fn, wrt, preserve_result, note, mode, floats)
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -163,8 +166,18 @@ class _Transformer:
             if name in bound.arguments:
                 _check_wrt_value(self.fn.__name__, name, bound.arguments[name])
 
+    def floats(self, args, kwargs):
+        """Parameters bound to Python floats: a variant specialised on them drops the
+        broadcasting bookkeeping that only arrays need (scalar loops run at hand-written speed)."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError:
+            return ()          # check() reports the bad call
+        return tuple(sorted(k for k, v in bound.arguments.items() if isinstance(v, float)))
+
     def call(self, wrt, preserve_result, args, kwargs, seed=None):
-        gen = self.get(wrt, preserve_result)
+        self.get(wrt, preserve_result)       # generic variant first: it reports errors and deferrals
+        gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs))
         self.check(gen, args, kwargs)
         if seed is not None:
             kwargs = dict(kwargs)

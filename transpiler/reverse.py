@@ -95,6 +95,11 @@ class Reverse:
                 ast.Assign([ast.Name(self.push, ast.Store())],
                            ast.Attribute(self.load(self.stack), "append", ast.Load())),
                 ast.Assign([ast.Name(self.pop, ast.Store())], ast.Attribute(self.load(self.stack), "pop", ast.Load()))]
+        if self.preserve and any(isinstance(n, ast.For) for st in adjoint for n in ast.walk(st)):
+            # adjoint loops rebind loop variables and pop old values: keep the value first
+            kept = self.ctx.namer.claim("value")
+            stmts.append(ast.Assign([ast.Name(kept, ast.Store())], out_value))
+            out_value = self.load(kept)
         stmts.extend(adjoint)
 
         grads = []
