@@ -176,7 +176,6 @@ class _Transformer:
         return tuple(sorted(k for k, v in bound.arguments.items() if isinstance(v, float)))
 
     def call(self, wrt, preserve_result, args, kwargs, seed=None):
-        self.get(wrt, preserve_result)       # generic variant first: it reports errors and deferrals
         gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs))
         self.check(gen, args, kwargs)
         if seed is not None:

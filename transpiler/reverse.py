@@ -184,8 +184,7 @@ class Reverse:
         Only values the adjoint reads are saved (the to-be-recorded analysis): one push
         per value per iteration.
         """
-        reads = {n.id for st in adjoint for n in ast.walk(st)
-                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        reads = set().union(*(_free_loads(st) for st in adjoint))
         needed = sorted(reads & owned)
         tail = 0
         while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
@@ -425,6 +424,18 @@ def _names(node):
     if isinstance(node, (ast.Tuple, ast.List)):
         return [n for e in node.elts for n in _names(e)]
     return []
+
+
+def _free_loads(node, bound=frozenset()):
+    """Names ``node`` reads, less those an adjoint ``for`` binds itself (its loop counter
+    is recomputed by ``reversed(range(...))``, so it is never saved: it may be unbound when
+    the loop ran no trip)."""
+    if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+        inner = bound | {node.target.id}
+        return _free_loads(node.iter, bound).union(*(_free_loads(s, inner) for s in node.body + node.orelse))
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in bound else set()
+    return set().union(*(_free_loads(c, bound) for c in ast.iter_child_nodes(node)))
 
 
 def _qualname(fn):
