@@ -241,6 +241,8 @@ def _is_scalar(op, scalars):
             return isinstance(a.value, (int, float)) and not isinstance(a.value, bool)
         return isinstance(a, ast.Name) and a.id in scalars
 
+    if op.fn in (float, int):      # float(v), int(v): a Python number whatever v was
+        return True
     if op.kind == "const":
         return atom_scalar(op.node)
     if op.kind == "copy":
@@ -251,6 +253,8 @@ def _is_scalar(op, scalars):
             return all(atom_scalar(a) for a in op.args)
         if getattr(fn, "__module__", None) == "math" or fn is len:
             return True
+        if fn is abs:
+            return all(atom_scalar(a) for a in op.args)
         if fn in _REDUCTIONS and len(op.args) == 1 and op.kwargs.get("axis") is None \
                 and not _truthy(op.kwargs.get("keepdims")):
             return "axis" not in op.kwargs or (isinstance(op.kwargs["axis"], ast.Constant)

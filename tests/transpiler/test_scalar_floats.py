@@ -70,3 +70,19 @@ def test_vjp_and_value_and_grad_with_floats():
     assert value == scalar_loop(0.3, 0.9)
     _, pullback = d.vjp(0.3, 0.9)
     assert_close(pullback(2.0), 2.0 * g, 1e-12, 1e-12, what="pullback(2.0)")
+
+
+def builtins_on_floats(x, a):
+    s = float(a)
+    for i in range(4):
+        s = s + abs(x) * math.exp(-s * 0.1) * i
+    return s
+
+
+def test_float_and_abs_of_scalars_are_scalars():
+    d = differentiate(builtins_on_floats)
+    assert "unbroadcast" not in _variant(d, 0.7, 0.2).source
+    assert_close(d.grad(0.7, 0.2), numeric_grad(lambda x: builtins_on_floats(float(x), 0.2), 0.7),
+                 1e-6, 1e-8)
+    assert_close(d.grad(-0.7, 0.2), numeric_grad(lambda x: builtins_on_floats(float(x), 0.2), -0.7),
+                 1e-6, 1e-8)
