@@ -2,9 +2,9 @@
 
 Programs over ``x`` (a vector of length 1-3) and ``a`` (a scalar, a Python float or an
 np.float64) use: ``for`` over ``range`` with drawn trip counts (0 included) and
-data-dependent ones (``len(x)``), nested loops, ``if``/``else`` on data (``np.sum(h) > c``),
-``while`` with a counter and a data condition, ``break``/``continue``, early ``return``,
-loop-carried values and augmented assignment.
+data-dependent ones (``len(x)``, ``for e in x``), nested loops, ``if``/``elif``/``else`` on
+data (``np.sum(h) > c``), ``while`` with a counter and a data condition,
+``break``/``continue``, early ``return``, loop-carried values and augmented assignment.
 
 Kinks: a condition evaluated close to its threshold would make finite differences cross
 it.  Thresholds are therefore placed by construction: the program is first run with each
@@ -105,14 +105,18 @@ class Writer:
                 live.append(self.new_value(indent, live))
             elif kind == "for":
                 i = self.fresh("i")
-                count = self.draw(st.sampled_from(["0", "1", "2", "3", "len(x)", "len(x) - 1"]))
-                self.emit(indent, f"for {i} in range({count}):")
+                count = self.draw(st.sampled_from(["0", "1", "2", "3", "len(x)", "len(x) - 1", "x"]))
+                # `for e in x`: one trip per element, e an active scalar
+                self.emit(indent, f"for {i} in x:" if count == "x" else f"for {i} in range({count}):")
                 self.ndim[i] = 0
                 self.block(indent + 1, live + [i], state, depth + 1,
                            "top-for" if depth == 0 else "loop", index=i)
             elif kind == "if":
                 self.emit(indent, f"if {self.condition(live)}:")
                 self.block(indent + 1, live, state, depth + 1, in_loop and "loop")
+                if self.draw(st.booleans()):
+                    self.emit(indent, f"elif {self.condition(live)}:")
+                    self.block(indent + 1, live, state, depth + 1, in_loop and "loop")
                 if self.draw(st.booleans()):
                     self.emit(indent, "else:")
                     self.block(indent + 1, live, state, depth + 1, in_loop and "loop")
