@@ -7,9 +7,8 @@ inlining the runtime's JVP rule for every active operand and adding the contribu
     dt = da * b + a * db
 
 Nothing is saved and nothing runs backwards, so control flow maps one to one: an ``if``
-becomes the same ``if`` with tangent statements inside each branch (a name that only one
-branch makes active gets a zero tangent in the other), and a loop will become the same
-loop with tangent statements in its body -- no stacks.
+becomes the same ``if`` with tangent statements inside each branch, and a loop becomes the
+same loop with tangent statements in its body -- no stacks.
 
 The generated function takes the primal parameters plus one keyword-only tangent per
 ``wrt`` parameter (``dx``) and returns ``(value, tangent)``.
@@ -21,7 +20,6 @@ import operator
 import numpy as np
 
 from . import templates
-from .analysis import walk_assigns
 from .reverse import Reverse, comment
 
 __all__ = ["forward", "Forward"]
@@ -91,6 +89,9 @@ class Forward:
             if isinstance(s, ast.If):
                 out.append(self.branch(s))
                 continue
+            if isinstance(s, (ast.For, ast.While)):
+                out.append(self.loop(s))
+                continue
             src = getattr(s, "_src", None)
             if src is not None and src is not self.last_src and isinstance(s, ast.Assign) \
                     and self.active(s.targets[0].id):
@@ -107,16 +108,22 @@ class Forward:
         self.last_src = None
         orelse = self.block(s.orelse)
         self.last_src = None
-        # a name one branch makes active but the other assigns a constant: zero tangent there
-        for mine, other, block in ((s.body, s.orelse, orelse), (s.orelse, s.body, body)):
-            have = {a.targets[0].id for a in walk_assigns(other) if self.active(a.targets[0].id)}
-            for a in walk_assigns(mine):
-                name = a.targets[0].id
-                if self.active(name) and name not in have:
-                    block.append(ast.Assign([ast.Name(self.tan(name), ast.Store())],
-                                            self.zeros(self.load(name))))
-                    have.add(name)
+        # every assignment of an active name gets its tangent, in whichever branch it is, so
+        # a tangent exists exactly where its primal does: nothing to fill in (a zero for a
+        # name local to one branch would read a primal that is undefined on the other path)
         new = ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()])
+        return ast.copy_location(new, s)
+
+    def loop(self, s):
+        """Loops stay loops: each trip runs the body's primal and tangent statements
+        (the back-edge copies carry the tangents to the next trip)."""
+        self.last_src = None
+        body = self.block(s.body)
+        self.last_src = None
+        if isinstance(s, ast.For):
+            new = ast.For(s.target, s.iter, body or [ast.Pass()], s.orelse, None)
+        else:
+            new = ast.While(s.test, body or [ast.Pass()], s.orelse)
         return ast.copy_location(new, s)
 
     def statement(self, s):

@@ -1,4 +1,5 @@
-"""Hypothesis writes random programs with loops and branches; transpiler == tape == FD.
+"""Hypothesis writes random programs with loops and branches; transpiler == tape == FD,
+for the gradient (reverse mode, and its value) and for the JVP (forward mode).
 
 Programs over ``x`` (a vector of length 1-3) and ``a`` (a scalar, a Python float or an
 np.float64) use: ``for`` over ``range`` with drawn trip counts (0 included) and
@@ -18,8 +19,9 @@ import linecache
 import numpy as np
 from hypothesis import given, strategies as st
 
+from tests.fd import assert_close, numeric_jvp
 from tests.transpiler.checks import check
-from transpiler import differentiate
+from transpiler import jvp
 
 MARGIN = 1e-3
 NEVER = 1e6          # a threshold no value of these bounded programs comes near
@@ -202,6 +204,14 @@ def place_thresholds(lines, conds, thresholds, args):
     raise AssertionError("thresholds could not be placed")   # unreachable: NEVER is never near
 
 
+def check_forward(fn, args, rng):
+    """Forward mode on the same program: the JVP along a random direction == FD."""
+    tangents = (rng.normal(size=np.shape(args[0])), float(rng.normal()))
+    value, derivative = jvp(fn, args, tangents, wrt=(0, 1))
+    np.testing.assert_allclose(value, fn(*args), rtol=1e-12, atol=0)
+    assert_close(derivative, numeric_jvp(fn, args, tangents), 1e-4, 1e-6, what="jvp vs finite differences")
+
+
 @given(programs())
 def test_random_loop_program(program):
     lines, conds, thresholds, length, seed, scalar_type = program
@@ -215,6 +225,7 @@ def test_random_loop_program(program):
         d = check(fn, *args, wrt=(0, 1), rtol=1e-4, atol=1e-6)
         value, _ = d.value_and_grad(*args)
         np.testing.assert_allclose(value, fn(*args), rtol=1e-12, atol=0)
+        check_forward(fn, args, rng)
     except AssertionError as e:
         raise AssertionError(f"program:\n{source}\n{e}") from None
 
@@ -242,6 +253,21 @@ def counter_read_after_inner_loop(x, a):
     return np.sum(v)
 
 
+def branch_local_in_loop(x, a):
+    """Forward mode gave loops no tangent code, and filled a zero tangent for a name local
+    to the other branch (undefined there)."""
+    v = x / (x * x + 1.0)
+    k = 0
+    while k < 3:
+        k += 1
+        if np.max(v) < 0.0:
+            v = v * 0.9
+        elif a > 0.5:
+            break
+        v = np.tanh(v + a)
+    return np.sum(v * x)
+
+
 def loop_value_of_value_and_grad(x, a):
     """value_and_grad returned the loop variable as rewound by the adjoint."""
     v = x
@@ -252,7 +278,10 @@ def loop_value_of_value_and_grad(x, a):
 
 def test_regressions():
     x = np.array([0.3, -0.4, 0.8])
-    for fn in (zero_trip_loop_in_while, counter_read_after_inner_loop, loop_value_of_value_and_grad):
-        d = check(fn, x, 0.7, wrt=(0, 1))
-        value, _ = d.value_and_grad(x, 0.7)
-        np.testing.assert_allclose(value, fn(x, 0.7), rtol=1e-12, atol=0)
+    for fn in (zero_trip_loop_in_while, counter_read_after_inner_loop, branch_local_in_loop,
+               loop_value_of_value_and_grad):
+        for a in (0.7, 0.2):
+            d = check(fn, x, a, wrt=(0, 1))
+            value, _ = d.value_and_grad(x, a)
+            np.testing.assert_allclose(value, fn(x, a), rtol=1e-12, atol=0)
+            check_forward(fn, (x, a), np.random.default_rng(3))
