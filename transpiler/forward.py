@@ -131,6 +131,9 @@ class Forward:
         self.last_src = None
         orelse = self.block(s.orelse)
         self.last_src = None
+        # every assignment of an active name gets its tangent, in whichever branch it is, so
+        # a tangent exists exactly where its primal does: nothing to fill in (a zero for a
+        # name local to one branch would read a primal that is undefined on the other path)
         new = ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()])
         return ast.copy_location(new, s)
 
