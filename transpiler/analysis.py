@@ -19,6 +19,7 @@ import numpy as np
 from runtime.rules import registry
 
 from . import stacks
+from .calls import user_function
 from .normalize import CONSTANT_ATTRS
 
 __all__ = ["Op", "describe", "analyze", "Analysis", "BINOPS", "UNARYOPS", "CMPOPS"]
@@ -54,6 +55,7 @@ class Op:
     """What one core value computes.
 
     kind: 'const' | 'copy' | 'prim' (rule known) | 'nondiff' | 'unknown' | 'tuple'
+          | 'call' (a user function or a callee known at run time: calls.py)
     args: positional operands (atoms; an index expression for getitem)
     """
 
@@ -94,6 +96,8 @@ def _primitive(kind, fn, node, args, kwargs=None):
     if rule is None:
         if fn in _NONDIFF_CALLS:
             return Op("nondiff", node, fn, None, args, kwargs)
+        if isinstance(node, ast.Call) and user_function(fn) is not None:
+            return Op("call", node, fn, None, args, kwargs)     # differentiated by its own code
         return Op("unknown", node, fn, None, args, kwargs)
     return Op("prim", node, fn, rule, args, kwargs)
 
@@ -117,7 +121,8 @@ def describe(value):
         kwargs = {k.arg: k.value for k in value.keywords}
         if fn is None:
             base = value.func.value if isinstance(value.func, ast.Attribute) else value.func
-            return Op("unknown", value, None, None, [base] + list(value.args), kwargs)
+            kind = "call" if getattr(value, "_method", None) or getattr(value, "_dynamic", False) else "unknown"
+            return Op(kind, value, None, None, [base] + list(value.args), kwargs)
         return _primitive("prim", fn, value, value.args, kwargs)
     if isinstance(value, ast.Subscript):
         op = _primitive("prim", operator.getitem, value, [value.value, value.slice])
@@ -156,7 +161,7 @@ class Analysis:
 
 def _flows(op, index):
     """Does a gradient flow from the value into positional operand ``index``?"""
-    if op.kind in ("copy", "tuple", "unknown", "pop"):
+    if op.kind in ("copy", "tuple", "unknown", "pop", "call"):
         return True
     if op.kind != "prim":
         return False
@@ -198,6 +203,7 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     scalar_params = set(scalar_params) | {
         a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
         if isinstance(a.annotation, ast.Name) and a.annotation.id == "float"}   # x: float
+    scalar_params |= _range_targets(fn.body)
     scalars = set(by_target) | scalar_params
     changed = True
     while changed:
@@ -212,6 +218,18 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
         size = len(useful)
         _mark_useful(fn.body, useful, active, ops)
     return Analysis(active, useful, scalars, ops)
+
+
+def _range_targets(body):
+    """Targets of ``for i in range(...)`` loops: Python ints, so 0-d."""
+    out = set()
+    for s in body:
+        if isinstance(s, ast.For) and isinstance(s.target, ast.Name) \
+                and getattr(s.iter, "_prim", None) is range:
+            out.add(s.target.id)
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            out |= _range_targets(s.body) | _range_targets(s.orelse)
+    return out
 
 
 def _mark_useful(body, useful, active, ops):
@@ -243,6 +261,8 @@ def _is_scalar(op, scalars):
             return isinstance(a.value, (int, float)) and not isinstance(a.value, bool)
         return isinstance(a, ast.Name) and a.id in scalars
 
+    if op.fn in (float, int):      # float(v), int(v): a Python number whatever v was
+        return True
     if op.kind == "const":
         return atom_scalar(op.node)
     if op.kind == "copy":
@@ -253,6 +273,8 @@ def _is_scalar(op, scalars):
             return all(atom_scalar(a) for a in op.args)
         if getattr(fn, "__module__", None) == "math" or fn is len:
             return True
+        if fn is abs:
+            return all(atom_scalar(a) for a in op.args)
         if fn in _REDUCTIONS and len(op.args) == 1 and op.kwargs.get("axis") is None \
                 and not _truthy(op.kwargs.get("keepdims")):
             return "axis" not in op.kwargs or (isinstance(op.kwargs["axis"], ast.Constant)

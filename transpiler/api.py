@@ -13,8 +13,9 @@ import weakref
 
 import numpy as np
 
-from . import interop, sugar
+from . import interop, sugar, tangent_compat
 from .analysis import analyze
+from .calls import callee_sources
 from .codegen import compile_function, free_names, module_source, to_source
 from .context import Context
 from .errors import TranspileError, Unresolved
@@ -26,6 +27,8 @@ from .reverse import reverse
 from .tfcalls import rewrite_tf_calls
 from runtime.rules.containers import restructure
 
+from .split import transform_split
+
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
 
@@ -35,7 +38,12 @@ class Generated:
     def __init__(self, ctx, stages, node, code, function, seed_name, wrt, single, note):
         self.ctx, self.stages, self.node, self.code = ctx, stages, node, code
         self.function, self.seed_name, self.wrt, self.single = function, seed_name, wrt, single
-        self.source = module_source(node, code, ctx, note)
+        self.own_source = module_source(node, code, ctx, note)
+
+    @property
+    def source(self):
+        """This function's module, then the generated code of the user functions it calls."""
+        return self.own_source + "".join("\n\n" + part + "\n" for part in callee_sources(self.ctx))
 
     def __call__(self, *args, **kwargs):
         return self.function(*args, **kwargs)
@@ -65,16 +73,17 @@ def wrt_names(node, wrt, what="wrt"):
     return tuple(out), single
 
 
-def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
+def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", floats=(), optimized=True):
     """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
 
+    ``floats``: parameters known to hold Python floats, so the analysis treats them as 0-d.
     Raises TranspileError or Unresolved."""
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     core = rewrite_tf_calls(normalize(ctx), ctx)
     outputs = _output_names(core)
-    info = analyze(core, names, outputs)
+    info = analyze(core, names, outputs, floats)
     import copy
     if mode == "forward":
         name = ctx.namer.claim(f"jvp_{parsed.name}")
@@ -85,7 +94,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
         seed = ctx.namer.claim("bout")
         rev = reverse(ctx, core, info, names, preserve_result, name, seed)
     stages = {"parsed": parsed.node, "normalized": core, mode: copy.deepcopy(rev)}
-    opt = optimize(rev, ctx)
+    opt = optimize(rev, ctx) if optimized else rev
     stages["optimized"] = opt
     used = set(free_names(opt))
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
@@ -136,10 +145,14 @@ class _Transformer:
         self.deferred = None
         self.signature = inspect.signature(fn)
 
-    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse"):
+    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=(), optimized=True):
         key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)
         if mode != "reverse":
             key += (mode,)
+        if floats:
+            key += (floats,)
+        if not optimized:
+            key += ("unoptimized",)
         gen = self.cache.get(key)
         if gen is not None:
             return gen
@@ -148,7 +161,10 @@ class _Transformer:
             note = [f"generated on first use: `{self.deferred}` was not defined yet when "
                     "@differentiate ran"]
         try:
-            gen = transform(self.fn, wrt, preserve_result, note, mode)
+            if mode == "split":          # fwd/bwd pair (split.py)
+                gen = transform_split(self.fn, wrt, note)
+            else:
+                gen = transform(self.fn, wrt, preserve_result, note, mode, floats, optimized)
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -169,13 +185,25 @@ class _Transformer:
             if name in bound.arguments:
                 _check_wrt_value(self.fn.__name__, name, bound.arguments[name])
 
-    def call(self, wrt, preserve_result, args, kwargs, seed=None):
-        gen = self.get(wrt, preserve_result)
+    def floats(self, args, kwargs):
+        """Parameters bound to Python floats: a variant specialised on them drops the
+        broadcasting bookkeeping that only arrays need (scalar loops run at hand-written speed)."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError:
+            return ()          # check() reports the bad call
+        return tuple(sorted(k for k, v in bound.arguments.items() if isinstance(v, float)))
+
+    def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True):
+        gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized)
         self.check(gen, args, kwargs)
         if seed is not None:
             kwargs = dict(kwargs)
             kwargs[gen.seed_name] = seed
-        return _restructured(gen, self.signature, args, kwargs, preserve_result, gen.function(*args, **kwargs))
+        out = _restructured(gen, self.signature, args, kwargs, preserve_result, gen.function(*args, **kwargs))
+        if not gen.single and len(gen.wrt) == 1:      # wrt=(0,): a tuple of one gradient
+            out = ((out[0],), out[1]) if preserve_result else (out,)
+        return out
 
 
 def _restructured(gen, signature, args, kwargs, preserve_result, result):
@@ -234,14 +262,7 @@ class Differentiable:
 
     def vjp(self, *args, **kwargs):
         """``(value, pullback)``; ``pullback(cotangent)`` gives the gradient(s)."""
-        gen = self._t.get(self._wrt, False)
-        self._t.check(gen, args, kwargs)
-        value = self._fn(*args, **kwargs)
-
-        def pullback(cotangent):
-            return self._t.call(self._wrt, False, args, kwargs, seed=cotangent)
-
-        return value, pullback
+        return _split_vjp(self._t, self._wrt, args, kwargs)
 
     def jvp(self, primals, tangents):
         """Forward mode: ``(value, directional derivative)`` along ``tangents`` (one per wrt)."""
@@ -299,6 +320,10 @@ class _BoundDifferentiable:
     def vjp(self, *args, **kwargs):
         return self._d.vjp(self._self, *args, **kwargs)
 
+    def jvp(self, primals, tangents):
+        primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+        return self._d.jvp((self._self,) + primals, tangents)
+
     source = property(lambda self: self._d.source)
 
     def show(self):
@@ -311,58 +336,89 @@ def differentiate(fn=None, *, wrt=0, mode="reverse"):
     For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
     """
     if fn is None:
-        return lambda f: Differentiable(f, wrt=wrt, mode=mode)
+        return lambda f: differentiate(f, wrt=wrt, mode=mode)
+    if inspect.ismethod(fn) and inspect.isfunction(fn.__func__):
+        # a bound method (model.__call__): wrt counts the visible parameters, self is fixed
+        shifted = tuple(w + 1 if isinstance(w, int) and not isinstance(w, bool) and w >= 0 else w
+                        for w in (wrt if isinstance(wrt, (tuple, list)) else (wrt,)))
+        inner = Differentiable(fn.__func__, wrt=shifted if isinstance(wrt, (tuple, list)) else shifted[0],
+                               mode=mode)
+        return _BoundDifferentiable(inner, fn.__self__)
     return Differentiable(fn, wrt=wrt, mode=mode)
 
 
 class GradientFunction:
-    """What ``grad(f)`` returns: a plain callable that pickles (regenerated where unpickled)."""
+    """What ``grad(f)`` returns: a plain callable that pickles (regenerated where unpickled).
 
-    def __init__(self, f, wrt, preserve_result, kind):
+    Like Tangent's gradient functions it also takes the seed (the output's cotangent) as
+    one extra positional argument after ``f``'s own.
+    """
+
+    def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False):
         self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
+        self._optimized, self._check_dims = optimized, check_dims
         self._t = _transformer(f)
         fn = self._t.fn
         prefix = {"grad": "d", "value_and_grad": "vg_"}[kind]
         self.__name__ = f"{prefix}{fn.__name__}"
         self.__qualname__ = self.__name__
         self.__doc__ = f"{kind} of {fn.__qualname__} with respect to {wrt!r} (generated by adjoin)."
-        self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True)
+        self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True, optimized=optimized)
 
     @property
     def function(self):
         """The generated Python function itself (plain source, so it can be transformed again)."""
-        return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad").function
+        return self._generated().function
+
+    def _generated(self):
+        return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad",
+                           optimized=self._optimized)
 
     def __call__(self, *args, **kwargs):
         if self._kind == "value_and_grad":
             g, value = self._t.call(self._wrt, True, args, kwargs)
             return value, g
-        return self._t.call(self._wrt, self._preserve, args, kwargs)
+        args, seed = tangent_compat.split_seed(self._t.signature, args, kwargs)
+        keep = self._preserve or self._check_dims
+        out = self._t.call(self._wrt, keep, args, kwargs, seed=seed, optimized=self._optimized)
+        if not keep:
+            return out
+        g, value = out
+        if self._check_dims:
+            tangent_compat.check_dims(self._t.fn.__name__, value, seed)
+        if not self._preserve:
+            return g
+        return (*g, value) if isinstance(self._wrt, (tuple, list)) else (g, value)
 
     @property
     def source(self):
-        return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad").source
+        return self._generated().source
 
     def __reduce__(self):
-        return (_rebuild, (self._f, self._wrt, self._preserve, self._kind))
+        return (_rebuild, (self._f, self._wrt, self._preserve, self._kind, self._optimized,
+                           self._check_dims))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
-def _rebuild(f, wrt, preserve_result, kind):
-    return GradientFunction(f, wrt, preserve_result, kind)
+def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False):
+    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims)
 
 
-def grad(f, wrt=0, preserve_result=False, verbose=0):
-    """The gradient of ``f`` as a function of the same arguments.
+def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0):
+    """The gradient of ``f`` as a function of the same arguments (plus an optional seed).
 
-    ``preserve_result=True`` makes it return ``(gradient, value)``; ``verbose=1`` prints the
-    generated code.
+    Accepts Tangent's ``tangent.grad`` arguments with the same meaning:
+    ``preserve_result=True`` appends the value (``(dx, value)``; ``(dx, dy, value)`` for
+    ``wrt=(0, 1)``); ``optimized=False`` skips the clean-up pass; ``check_dims=True`` raises
+    unless the output has the seed's shape (a scalar when no seed is passed); ``verbose=1``
+    prints the generated code, ``verbose=2`` every stage.  A tuple ``wrt`` always returns a
+    tuple of gradients.
     """
-    g = GradientFunction(f, wrt, preserve_result, "grad")
+    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims)
     if verbose:
-        print(g.source, end="")
+        tangent_compat.show_stages(g._generated(), verbose)
     return g
 
 
@@ -399,13 +455,16 @@ def jvp(f, primals, tangents, wrt=None):
 
 def vjp(f, *args, wrt=0, **kwargs):
     """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
-    d = f if isinstance(f, Differentiable) else None
-    t = _transformer(f)
-    gen = t.get(wrt, False)
-    t.check(gen, args, kwargs)
-    value = t.fn(*args, **kwargs)
+    return _split_vjp(_transformer(f), wrt, args, kwargs)
 
-    def pullback(cotangent):
-        return t.call(wrt, False, args, kwargs, seed=cotangent)
+
+def _split_vjp(t, wrt, args, kwargs):
+    """One forward sweep now; the pullback runs only the backward on what it saved."""
+    pair = t.get(wrt, False, mode="split")
+    t.check(pair, args, kwargs)
+    value, saved = pair.forward(*args, **kwargs)
+
+    def pullback(cotangent=None):
+        return pair.backward(saved, cotangent)
 
     return value, pullback

@@ -134,10 +134,11 @@ def module_source(fn_node, source, ctx, note=None):
     head = [f"# {line}" for line in (note or [])]
     plain, grouped = [], {}
     scope = ctx.parsed.scope
-    for name in free_names(fn_node):
+    nodes = fn_node if isinstance(fn_node, (list, tuple)) else [fn_node]   # a split pair: both
+    for name in dict.fromkeys(n for node in nodes for n in free_names(node)):
         obj = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
-        if getattr(builtins, name, None) is obj:
-            continue
+        if getattr(builtins, name, None) is obj or getattr(obj, "_adjoin_callee", False):
+            continue          # a builtin, or a callee's generated function (printed below)
         if name in scope.closure and not (isinstance(obj, types.ModuleType) or (callable(obj) and (
                 getattr(obj, "__module__", None) or "").startswith(("numpy", "runtime.", "transpiler."))
                 and "<" not in getattr(obj, "__qualname__", "<"))):
@@ -179,6 +180,9 @@ def standalone_module(generated):
         if isinstance(obj, types.ModuleType):
             imports.append(_import_line(name, obj))
             return
+        if getattr(obj, "_adjoin_callee", False):
+            callee(name, obj)
+            return
         mod = getattr(obj, "__module__", "") or ""
         if mod.startswith("runtime.") and callable(obj):
             node, raw = _helper_source(obj, name)
@@ -205,6 +209,19 @@ def standalone_module(generated):
             return
         raise ValueError(f"cannot write `{name}` ({type(obj).__name__}) into a standalone module; "
                          "pass it as an argument instead")
+
+    def callee(name, proxy):
+        """A called user function's generated code, with what it needs in turn."""
+        gen, node, code = proxy.function_node()
+        done.setdefault(node.name, proxy)
+        for dep in free_names(node):
+            if dep == node.name:
+                continue                     # a recursive call to itself
+            value = gen.ctx.injected[dep] if dep in gen.ctx.injected else gen.ctx.parsed.scope.lookup(dep)
+            if getattr(builtins, dep, None) is value:
+                continue
+            need(dep, value, None)
+        bodies.append(code if name == node.name else f"{code.rstrip()}\n\n\n{name} = {node.name}\n")
 
     for gen in generated:
         ctx = gen.ctx

@@ -22,7 +22,7 @@ import operator
 
 import numpy as np
 
-from . import stacks, templates
+from . import calls, stacks, templates
 from .reverse import Reverse, comment
 
 __all__ = ["forward", "Forward"]
@@ -109,6 +109,10 @@ class Forward:
                     and self.active(s.targets[0].id):
                 out.append(comment(Reverse.source_of(self, src)))
                 self.last_src = src
+            if isinstance(s, ast.Assign) and self.active(s.targets[0].id) \
+                    and self.info.ops[id(s)].kind == "call":
+                out.extend(calls.forward_call(self, self.info.ops[id(s)], s))   # value and tangent
+                continue
             out.append(s)
             if stacks.handles(s):
                 out.extend(stacks.forward(self, s))      # tangent stacks mirror the pushes and pops
@@ -127,6 +131,9 @@ class Forward:
         self.last_src = None
         orelse = self.block(s.orelse)
         self.last_src = None
+        # every assignment of an active name gets its tangent, in whichever branch it is, so
+        # a tangent exists exactly where its primal does: nothing to fill in (a zero for a
+        # name local to one branch would read a primal that is undefined on the other path)
         new = ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()])
         return ast.copy_location(new, s)
 

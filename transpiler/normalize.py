@@ -20,6 +20,7 @@ import ast
 
 import numpy as np
 
+from . import inline
 from .errors import Unresolved
 from .parsing import MISSING
 from . import stacks, structures, sugar
@@ -38,8 +39,6 @@ _METHOD_FUNCTION = {"flatten": "ravel", "conj": "conjugate"}
 CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}
 
 _UNSUPPORTED_STMT = {
-    ast.FunctionDef: ("nested function definitions are not supported yet",
-                      "define the helper at module level and call it before differentiating"),
     ast.ClassDef: ("class definitions inside a differentiated function are not supported",
                    "define the class at module level"),
     ast.Global: ("`global` declares a module variable to write, and a differentiated function cannot "
@@ -149,6 +148,7 @@ class Normalizer:
             name = user_name            # the first assignment keeps the user's name
         self.first_stored.add(user_name)
         self.version[user_name] = name
+        getattr(self, "local_fns", {}).pop(user_name, None)     # no longer a nested function
         return name
 
     # --- statements --------------------------------------------------------------------
@@ -207,6 +207,8 @@ class Normalizer:
         if kind in (ast.Break, ast.Continue):
             raise self.error(f"`{'break' if kind is ast.Break else 'continue'}` here is not supported", s,
                              "use it directly inside a for/while loop body (or an if inside one)")
+        if kind is ast.FunctionDef:
+            return inline.define(self, s)        # inlined where it is called (inline.py)
         if kind in _UNSUPPORTED_STMT:
             msg, hint = _UNSUPPORTED_STMT[kind]
             raise self.error(msg, s, hint)
@@ -478,6 +480,8 @@ class Normalizer:
 
     def bind(self, target, value_node):
         """``target = value_node``: the common single-target assignment."""
+        if isinstance(target, ast.Name) and isinstance(value_node, ast.Lambda):
+            return inline.define_lambda(self, target, value_node)
         if isinstance(target, ast.Name):
             value = self.value(value_node)
             name = self.store(target.id)
@@ -576,6 +580,9 @@ class Normalizer:
         if isinstance(node, ast.Constant):
             return loc(ast.Constant(node.value))
         if isinstance(node, ast.Name):
+            if inline.is_local_function(self, node.id):
+                raise self.error(f"the nested function {node.id} is used as a value", node,
+                                 f"define {node.id} at module level to pass it around")
             if node.id in self.version:
                 return loc(ast.Name(self.version[node.id], ast.Load()))
             if self.scope.lookup(node.id) is MISSING:
@@ -623,6 +630,9 @@ class Normalizer:
         if isinstance(node, ast.Subscript):
             base = self.expr(node.value)
             index = self.index(node.slice)
+            item = inline.kwarg_item(self, base, index)
+            if item is not None:
+                return item
             if isinstance(base, ast.Name) and base.id in self.tuples and isinstance(index, ast.Constant) \
                     and isinstance(index.value, int):
                 elts = self.tuples[base.id]
@@ -728,7 +738,7 @@ class Normalizer:
         func = node.func
         if any(k.arg is None for k in node.keywords):
             raise self.error("**keyword arguments are not supported", node, "pass keywords one by one")
-        if isinstance(func, ast.Name) and func.id in self.version:
+        if isinstance(func, ast.Name) and self.version.get(func.id) in self.stack_methods:
             return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
         # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
         if isinstance(func, ast.Attribute) and not self.static(func):
@@ -750,6 +760,16 @@ class Normalizer:
             call = ast.copy_location(ast.Call(ast.Attribute(base, meth, ast.Load()), args, keywords), node)
             call._prim = None
             call._method = meth
+            return call
+        if isinstance(func, ast.Name) and inline.is_local_function(self, func.id):
+            return inline.call(self, node)
+        if isinstance(func, ast.Name) and func.id in self.version:
+            # a local callable (a parameter, a function passed in): found when the code runs
+            call = ast.copy_location(ast.Call(self.value(func), [self.argument(a) for a in node.args],
+                                              [ast.keyword(k.arg, self.argument(k.value))
+                                               for k in node.keywords]), node)
+            call._prim = None
+            call._dynamic = True
             return call
         fn = self.resolve(func)
         special = structures.special_call(self, fn, node)

@@ -92,6 +92,7 @@ class Parsed:
 
 def parse_function(fn):
     """Read ``fn``'s source (files, IPython cells via linecache, nested functions, methods)."""
+    specialise = getattr(fn, "_adjoin_specialise", None)    # calls.Specialised: *args bound
     fn = inspect.unwrap(fn)
     if isinstance(fn, (staticmethod, classmethod)):
         fn = fn.__func__
@@ -136,4 +137,6 @@ def parse_function(fn):
     if isinstance(node, ast.AsyncFunctionDef):
         raise parsed.error("async functions cannot be differentiated", node,
                            "differentiate a plain (synchronous) def")
+    if specialise is not None:
+        specialise(parsed)
     return parsed

@@ -13,10 +13,11 @@ to user functions become calls to the callee's own forward/adjoint pair.
 
 import ast
 import operator
+import types
 
 import numpy as np
 
-from . import stacks, templates
+from . import calls, stacks, templates
 from .analysis import walk_assigns
 
 __all__ = ["reverse", "COMMENT"]
@@ -56,6 +57,34 @@ class Reverse:
 
     # --- the sweep ---------------------------------------------------------------------
     def run(self):
+        sw = self.sweeps()
+        result = sw.result
+        keep = []
+        if self.preserve:
+            out_value = sw.out_value
+            if any(isinstance(n, ast.For) for st in sw.adjoint for n in ast.walk(st)):
+                # adjoint loops rebind loop variables and pop old values: keep the value first
+                kept = self.ctx.namer.claim("value")
+                keep.append(ast.Assign([ast.Name(kept, ast.Store())], out_value))
+                out_value = self.load(kept)
+            result = ast.Tuple([result, out_value], ast.Load())
+        stmts = sw.primal + sw.seed_init + keep + sw.adjoint + [ast.Return(result)]
+        args = _copy_args(self.core.args)
+        seed_arg = ast.arg(self.seed)
+        if args.vararg is not None:
+            args.kwonlyargs.append(seed_arg)
+            args.kw_defaults.append(sw.seed_default)
+        else:
+            args.args.append(seed_arg)
+            args.defaults.append(sw.seed_default)
+        return function_def(self.name, args, stmts, self.core.lineno)
+
+    def sweeps(self):
+        """The two sweeps as separate statement lists (``run`` joins them; split.py does not).
+
+        Returns a namespace: primal (with the stack set-up), seed_init (defaults the seed
+        from the output), adjoint, result (the gradient expression), out_value, seed_default.
+        """
         body = [s for s in self.core.body if not isinstance(s, ast.Return)]
         ret = self.core.body[-1]
         out_value = ret.value
@@ -63,7 +92,7 @@ class Reverse:
         is_tuple = isinstance(out_value, ast.Tuple)
         outs = out_value.elts if is_tuple else [out_value]
 
-        stmts = list(body)
+        seed_init = []
         # the output as a variable (constants and tuples are returned as written)
         seed_default = ast.Constant(None)
         scalar_out = not is_tuple and (
@@ -76,7 +105,7 @@ class Reverse:
             init = ast.Tuple(ones, ast.Load()) if is_tuple else ones[0]
             seed = ast.IfExp(ast.Compare(self.load(self.seed), [ast.Is()], [ast.Constant(None)]),
                              init, self.load(self.seed))
-            stmts.append(ast.Assign([ast.Name(self.seed, ast.Store())], seed))
+            seed_init.append(ast.Assign([ast.Name(self.seed, ast.Store())], seed))
 
         adjoint = []
         has = set()
@@ -87,16 +116,14 @@ class Reverse:
                 self.contribute(adjoint, has, o.id, g)
         self.stack = None
         primal = self.sweep(body, adjoint, has)
-        stmts[:len(body)] = primal
         if self.stack is not None:
             # values the adjoint reads that loops overwrite: pushed in the primal, popped in reverse
-            stmts[0:0] = [
+            primal[0:0] = [
                 ast.Assign([ast.Name(self.stack, ast.Store())], ast.List([], ast.Load())),
                 ast.Assign([ast.Name(self.push, ast.Store())],
                            ast.Attribute(self.load(self.stack), "append", ast.Load())),
                 ast.Assign([ast.Name(self.pop, ast.Store())], ast.Attribute(self.load(self.stack), "pop", ast.Load()))]
-        stmts.extend(stacks.adjoint_prelude(self))
-        stmts.extend(adjoint)
+        adjoint[0:0] = stacks.adjoint_prelude(self)
 
         grads = []
         for w in self.wrt:
@@ -105,26 +132,8 @@ class Reverse:
             else:
                 grads.append(self.np_call("zeros_like", self.load(w)))
         result = grads[0] if len(grads) == 1 else ast.Tuple(grads, ast.Load())
-        if self.preserve:
-            result = ast.Tuple([result, out_value], ast.Load())
-        stmts.append(ast.Return(result))
-
-        args = _copy_args(self.core.args)
-        seed_arg = ast.arg(self.seed)
-        if args.vararg is not None:
-            args.kwonlyargs.append(seed_arg)
-            args.kw_defaults.append(seed_default)
-        else:
-            args.args.append(seed_arg)
-            args.defaults.append(seed_default)
-            if args.kwonlyargs and not args.defaults[:-1] and len(args.defaults) != len(args.args):
-                pass
-        fn = ast.FunctionDef(self.name, args, stmts, [], None)
-        if "type_params" in ast.FunctionDef._fields:
-            fn.type_params = []
-        fn.lineno = self.core.lineno
-        fn.col_offset = 0
-        return ast.fix_missing_locations(fn)
+        return types.SimpleNamespace(primal=primal, seed_init=seed_init, adjoint=adjoint, result=result,
+                                     out_value=out_value, seed_default=seed_default)
 
     def sweep(self, body, out, has, in_loop=False):
         """Adjoint statements for ``body`` (visited last to first), appended to ``out``.
@@ -143,7 +152,7 @@ class Reverse:
                     self.statement(s, out, has)
                 elif stacks.push_parts(s) is not None:
                     stacks.push_adjoint(self, s, out, has)
-                primal.append(s)
+                primal.extend(getattr(s, "_primal", None) or [s])   # a call: its split forward
         primal.reverse()
         return primal
 
@@ -175,6 +184,8 @@ class Reverse:
         for s in block:
             if isinstance(s, ast.Assign):
                 out.add(s.targets[0].id)
+                if getattr(s, "_tape", None):
+                    out.add(s._tape)          # what a call saved for its backward
             elif isinstance(s, ast.If):
                 out |= self.merged(s)
             elif isinstance(s, (ast.For, ast.While)):
@@ -191,7 +202,7 @@ class Reverse:
         Only values the adjoint reads are saved (the to-be-recorded analysis): one push
         per value per iteration.
         """
-        reads = _free_reads(adjoint)
+        reads = set().union(*(_free_loads(st) for st in adjoint))
         needed = sorted(reads & owned)
         tail = 0
         while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
@@ -220,7 +231,7 @@ class Reverse:
                 continue
             op = info.ops[id(s)]
             for i, n in op.operands():
-                if info.needs_adjoint(n) and (op.kind in ("copy", "tuple", "unknown")
+                if info.needs_adjoint(n) and (op.kind in ("copy", "tuple", "unknown", "call")
                                               or (op.kind == "prim" and i is not None
                                                   and op.rule.vjp(i) is not None)):
                     out.add(n)
@@ -320,6 +331,10 @@ class Reverse:
             self.contribute(block, has, op.args[0].id, g)
         elif op.kind == "unknown":
             raise self.unknown(op, s)
+        elif op.kind == "call":
+            calls.reverse_call(self, op, s, g, block, has)
+        elif calls.tuple_item(self, op, s, g, block, has):
+            pass
         elif op.kind == "prim":
             self.primitive(op, s, g, block, has)
         elif op.kind == "tuple":
@@ -433,25 +448,24 @@ class Reverse:
         return True
 
 
-def _free_reads(stmts):
-    """Names ``stmts`` read from outside: a for loop's own target is not read from outside it
-    (an inner loop that ran no times leaves no value to save)."""
-    out = set()
-    for st in stmts:
-        if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
-            out |= _free_reads(st.body) - {st.target.id}
-            out |= {n.id for n in ast.walk(st.iter) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            continue
-        out |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return out
-
-
 def _names(node):
     if isinstance(node, ast.Name):
         return [node.id]
     if isinstance(node, (ast.Tuple, ast.List)):
         return [n for e in node.elts for n in _names(e)]
     return []
+
+
+def _free_loads(node, bound=frozenset()):
+    """Names ``node`` reads, less those an adjoint ``for`` binds itself (its loop counter
+    is recomputed by ``reversed(range(...))``, so it is never saved: it may be unbound when
+    the loop ran no trip)."""
+    if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+        inner = bound | {node.target.id}
+        return _free_loads(node.iter, bound).union(*(_free_loads(s, inner) for s in node.body + node.orelse))
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in bound else set()
+    return set().union(*(_free_loads(c, bound) for c in ast.iter_child_nodes(node)))
 
 
 def _qualname(fn):
@@ -470,6 +484,16 @@ def _qualname(fn):
 def _copy_args(args):
     import copy
     return copy.deepcopy(args)
+
+
+def function_def(name, args, body, lineno):
+    """A located FunctionDef (``type_params`` on Python 3.12+)."""
+    fn = ast.FunctionDef(name, args, body, [], None)
+    if "type_params" in ast.FunctionDef._fields:
+        fn.type_params = []
+    fn.lineno = lineno
+    fn.col_offset = 0
+    return ast.fix_missing_locations(fn)
 
 
 def reverse(ctx, core, info, wrt, preserve_result, name, seed_name):

@@ -13,8 +13,12 @@ def helper(x):
     return x * 2
 
 
+def gen_helper(x):
+    yield x * 2
+
+
 def calls_user(x):
-    return helper(x) * 3
+    return gen_helper(x) * 3
 
 
 def no_rule(x):
@@ -32,8 +36,7 @@ def no_return(x):
 
 
 def lambda_inside(x):
-    f = lambda t: t * 2  # noqa: E731
-    return f(x)
+    return np.sum(np.apply_along_axis(lambda t: t * 2, 0, x))
 
 
 def method_no_rule(x):
@@ -45,7 +48,7 @@ def one_arg(x):
 
 
 @pytest.mark.parametrize("fn,words", [
-    (calls_user, "user function"),
+    (calls_user, "call to gen_helper()"),
     (no_rule, "np.linalg.norm"),
     (alias_mutation, "in place"),
     (no_return, "no return statement"),
