@@ -382,3 +382,34 @@ def test_cache_reused_per_structure():
         tape.gradient(y, w)
     entries = interop._CACHE[layer._t]
     assert len(entries) == 1
+
+
+def test_first_order_backward_reuses_the_forward_and_higher_order_recomputes():
+    @differentiate(wrt=(0, 1))
+    def sin_prod(x, w):
+        return np.sum(np.sin(x * w))
+
+    xv, wv = np.array([0.3, -1.1]), np.array([0.7, 0.4])
+    x, w = tf.Variable(xv), tf.Variable(wv)
+    with tf.GradientTape() as tape:
+        sin_prod(x, w)                       # builds the recorded op's entry
+    entry = next(iter(interop._CACHE[sin_prod._t].values()))
+    assert entry.pair is not None
+    recomputed = []
+    full = entry.grad_fn
+    entry.grad_fn = lambda *a, **k: recomputed.append(1) or full(*a, **k)
+
+    with tf.GradientTape(persistent=True) as tape:
+        y = sin_prod(x, w)
+    for _ in range(2):                       # the saved values serve any number of sweeps
+        gx, gw = tape.gradient(y, [x, w])
+        close(gx, np.cos(xv * wv) * wv, rtol=1e-12)
+        close(gw, np.cos(xv * wv) * xv, rtol=1e-12)
+    assert recomputed == []                  # first order: the generated backward on saved arrays
+
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = sin_prod(x, w)
+        gx = inner.gradient(y, x)
+    assert recomputed                        # an outer tape records the sweep: recomputed on tensors
+    close(outer.gradient(gx, w), np.cos(xv * wv) - np.sin(xv * wv) * xv * wv, rtol=1e-12)
