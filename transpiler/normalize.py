@@ -368,7 +368,10 @@ class Normalizer:
                 and not any(isinstance(a, ast.Starred) for a in it.args):
             args = [self.expr(a) for a in it.args]
             carried = self.enter_loop(s, s.body, exclude=[s.target.id])
+            previous = self.version.get(s.target.id)
             target = self.store(s.target.id)
+            if previous is not None:      # zero trips leave the target at its previous value
+                self.emit(self.make_assign(target, ast.Name(previous, ast.Load()), s), s)
             before = dict(self.version)
             self.version[s.target.id] = target
             saved_out, self.out = self.out, []
