@@ -121,6 +121,34 @@ def test_for_target_keeps_its_value_when_the_loop_does_not_run(n):
     assert_close(tangent, np.vdot(want, t), 1e-6, 1e-7)
 
 
+def target_reused(x, n):
+    for i in range(n):
+        x = x * 0.9 + np.sin(x)
+    for i in range(n + 1):
+        x = x * 1.5
+    return np.sum(x)
+
+
+def _normalized(fn):
+    """The normalized (single-assignment) form of ``fn`` as a function: every copy kept."""
+    import ast
+    from transpiler.api import transform
+    gen = transform(fn)
+    namespace = dict(fn.__globals__, **gen.ctx.injected)
+    exec(compile(ast.unparse(gen.stages["normalized"]), "<normalized>", "exec"), namespace)
+    return namespace[gen.stages["normalized"].name]
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_a_target_unbound_after_zero_trips_is_not_read(n):
+    """The second loop copies no value from the first loop's target, which zero trips leave
+    unbound (the normalized code, before the optimizer drops dead copies, would raise)."""
+    x = np.array([0.4, -0.3])
+    assert_close(_normalized(target_reused)(x, n), target_reused(x, n), 0, 0)
+    assert_close(_normalized(for_target_after_zero_trips)(x, n), for_target_after_zero_trips(x, n), 0, 0)
+    assert_close(grad(target_reused)(x, n), numeric_grad(lambda v: target_reused(v, n), x), 1e-6, 1e-7)
+
+
 def sum_then_last(x):
     terms = []
     for i in range(3):
