@@ -102,9 +102,14 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
 
 
 def _output_names(core):
-    ret = core.body[-1].value
-    elts = ret.elts if isinstance(ret, ast.Tuple) else [ret]
-    return [e.id for e in elts if isinstance(e, ast.Name)]
+    return _names_in(core.body[-1].value)
+
+
+def _names_in(ret):
+    """Names returned, nested tuples included (a generated forward's ``return out, (saved...)``)."""
+    if isinstance(ret, ast.Name):
+        return [ret.id]
+    return [n for e in ret.elts for n in _names_in(e)] if isinstance(ret, ast.Tuple) else []
 
 
 def _check_wrt_value(fname, pname, value):

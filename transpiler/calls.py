@@ -41,8 +41,8 @@ _IN_PROGRESS = set()     # (function, wrt, mode) being generated now: reference 
 def user_function(fn):
     """``(python function, bound self or None)`` for a callable adjoin can transform, else None."""
     from .api import Differentiable, GradientFunction, _BoundDifferentiable
-    if isinstance(fn, _Proxy):
-        return fn, None                     # generated code differentiated again: refused below
+    if isinstance(fn, _Proxy):              # generated code differentiated again: its own source
+        return (fn.function(), None) if fn.role != "jvp" else None
     if isinstance(fn, GradientFunction):    # grad(g)(x) inside f: its generated code, differentiated
         return (fn.function, None) if fn._kind == "grad" and not fn._preserve else None
     if isinstance(fn, _BoundDifferentiable):
@@ -100,6 +100,11 @@ class _Proxy:
             return gen, gen.node, gen.code
         i = 0 if self.role == "forward" else 1
         return gen, gen.nodes[i], gen.codes[i]
+
+    def function(self):
+        """The generated Python function itself (its source is registered), for transforming again."""
+        gen = self.generated()
+        return gen.forward if self.role == "forward" else gen.backward
 
     def __call__(self, *args, **kwargs):
         target = self._target
@@ -193,7 +198,7 @@ def _call_parts(rev, op, s):
     node = op.node
     info = rev.info
     static = getattr(node, "_prim", None)
-    if isinstance(static, _Proxy):
+    if isinstance(static, _Proxy) and static.role == "jvp":
         raise rev.ctx.error(f"differentiating generated code again through its call to {static.__name__}() "
                             "is not supported yet (higher derivatives of functions that call user "
                             "functions)", node, "inline the callee for higher derivatives, or nest "

@@ -55,6 +55,22 @@ class Reverse:
     def np_call(self, attr, *args):
         return ast.Call(self.ctx.ref_attr(np, "np", attr), list(args), [])
 
+    def _ones_like(self, out):
+        """The default seed of one output; a nested tuple gets a tuple of them."""
+        if isinstance(out, ast.Tuple):
+            return ast.Tuple([self._ones_like(o) for o in out.elts], ast.Load())
+        return self.np_call("ones_like", out)
+
+    def _output_seeds(self, out, seed):
+        """(output name, its seed expression) pairs; nested tuples (a generated forward's
+        ``return out, (saved...)``, differentiated again) are seeded item by item."""
+        if isinstance(out, ast.Name):
+            return [(out, seed)]
+        if not isinstance(out, ast.Tuple):
+            return []
+        return [pair for i, o in enumerate(out.elts)
+                for pair in self._output_seeds(o, ast.Subscript(seed, ast.Constant(i), ast.Load()))]
+
     # --- the sweep ---------------------------------------------------------------------
     def run(self):
         sw = self.sweeps()
@@ -94,7 +110,7 @@ class Reverse:
         if scalar_out:
             seed_default = ast.Constant(1.0)
         else:
-            ones = [self.np_call("ones_like", o) for o in outs]
+            ones = [self._ones_like(o) for o in outs]
             init = ast.Tuple(ones, ast.Load()) if is_tuple else ones[0]
             seed = ast.IfExp(ast.Compare(self.load(self.seed), [ast.Is()], [ast.Constant(None)]),
                              init, self.load(self.seed))
@@ -102,10 +118,8 @@ class Reverse:
 
         adjoint = []
         has = set()
-        for i, o in enumerate(outs):
-            if isinstance(o, ast.Name) and info.needs_adjoint(o.id):
-                g = ast.Subscript(self.load(self.seed), ast.Constant(i), ast.Load()) if is_tuple \
-                    else self.load(self.seed)
+        for o, g in self._output_seeds(out_value, self.load(self.seed)):
+            if info.needs_adjoint(o.id):
                 self.contribute(adjoint, has, o.id, g)
         self.stack = None
         primal = self.sweep(body, adjoint, has)
