@@ -52,6 +52,9 @@ def user_function(fn):
     if isinstance(fn, types.MethodType):
         inner = user_function(fn.__func__)
         return (inner[0], fn.__self__) if inner is not None and inner[1] is None else None
+    if fn is call_forward or fn is call_backward:    # generated code differentiated again
+        from . import again
+        return (again.forward_again if fn is call_forward else again.backward_again), None
     if isinstance(fn, types.FunctionType):
         mod = getattr(fn, "__module__", None) or ""
         if mod.startswith(("numpy", "runtime.")) or mod == "runtime":
@@ -70,7 +73,10 @@ def label(fn):
     """A readable identifier for a function: ``MLP.__call__`` -> ``MLP_call``."""
     if isinstance(fn, Specialised):       # one per call shape: g(x, y, scale=s) -> g_2_scale
         return "_".join([label(fn.__wrapped__), str(fn.nvar)] + list(fn.keys))
-    parts = [p.strip("_") for p in fn.__qualname__.replace("<locals>.", "").split(".")]
+    qualname = fn.__qualname__
+    if qualname.startswith("__adjoin_bind__."):       # generated code (fwd_g), differentiated again
+        qualname = fn.__name__
+    parts = [p.strip("_") for p in qualname.replace("<locals>.", "").split(".")]
     return "_".join(p for p in parts if p) or "f"
 
 
@@ -321,6 +327,7 @@ class Specialised:
                 return self.generic_visit(n)
 
             def visit_Call(self, n):
+                n.args = [a for arg in n.args for a in self._spread(arg)]
                 f = n.func
                 if isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name) \
                         and f.value.id == kw and n.args and isinstance(n.args[0], ast.Constant):
@@ -328,6 +335,11 @@ class Specialised:
                         return ast.copy_location(ast.Name(f"{kw}_{n.args[0].value}", ast.Load()), n)
                     return self.visit(n.args[1]) if len(n.args) > 1 else ast.copy_location(ast.Constant(None), n)
                 return self.generic_visit(n)
+
+            def _spread(self, arg):      # g(*xs) -> g(xs_0, xs_1)
+                if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id == var:
+                    return [ast.copy_location(ast.Name(f"{var}_{i}", ast.Load()), arg) for i in range(nvar)]
+                return [arg]
 
         node.body = [Rewrite().visit(st) for st in node.body]
         ast.fix_missing_locations(node)
