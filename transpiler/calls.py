@@ -403,10 +403,9 @@ def reverse_call(rev, op, s, g, block, has):
     s._primal = [ast.copy_location(primal, s)]
     s._tape = tape
     size = _call_results(rev).get(target)
-    if isinstance(size, int):
-        seed = ast.Tuple([_item_adjoint(rev, has, target, i) for i in range(size)], ast.Load())
-    elif size == "run time":
-        keys = [i for i in rev._call_items[target] if _item_key(target, i) in has]
+    if size is not None:     # a dict of the items' adjoints, so code transformed again can follow them
+        items = range(size) if isinstance(size, int) else rev._call_items[target]
+        keys = [i for i in items if _item_key(target, i) in has]
         seed = ast.Call(ctx.ref(item_seed, "item_seed"), [ast.Name(target, ast.Load()), ast.Dict(
             [ast.Constant(i) for i in keys], [ast.Name(rev.adj(_item_key(target, i)), ast.Load()) for i in keys])],
             [])
@@ -428,14 +427,6 @@ def _give(rev, block, has, atom, expr):
 
 def _item_key(target, i):
     return f"{target}_{i}" if i >= 0 else f"{target}_neg{-i}"
-
-
-def _item_adjoint(rev, has, target, i):
-    key = _item_key(target, i)
-    if key in has:
-        return ast.Name(rev.adj(key), ast.Load())
-    item = ast.Subscript(ast.Name(target, ast.Load()), ast.Constant(i), ast.Load())
-    return ast.Call(rev.ctx.ref_attr(np, "np", "zeros_like"), [item], [])
 
 
 def _call_results(rev):

@@ -28,6 +28,7 @@ from .registry import define, lookup, nondifferentiable
 from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation, item_array,
                       keepdims_shape, normalize_axes, reduced_size, shape_of, split_like, unbroadcast,
                       unstack)
+from .tuples import item_seed
 
 __all__ = ["sum_like"]
 
@@ -217,3 +218,20 @@ def _bilinear(module, prim, extra=""):
 
 _bilinear(arithmetic, np.matmul)
 _bilinear(shape, np.dot, extra=", out=None")
+
+
+# item_seed(value, {i: g_i}): a called function's tuple cotangent from its items' cotangents.
+# Linear in the items; nothing flows to ``value`` (only its structure is read).
+def item_seed_vjp_items(h, ans, value, items):
+    from .containers import slot
+    from .support import Grads
+    n = len(value) if isinstance(value, tuple) else 0
+    return Grads({i: slot(h, i % n if n else i, value[i]) for i in items})
+
+
+def item_seed_jvp_items(t, ans, value, items):
+    return item_seed(value, t)
+
+
+item_seed_vjp_items.call_by_name = item_seed_jvp_items.call_by_name = True
+define(item_seed, vjp=(None, item_seed_vjp_items), jvp=(None, item_seed_jvp_items))
