@@ -10,15 +10,23 @@ tape an ordinary tuple ``(backward, saved)``.
 
 A primitive passed as the callee (``apply(np.sin, x)``) keeps a tape of its rule, which has
 no source to differentiate: that case is refused with a clear error.
+
+A callee whose split pair hands a loop's list stack from forward to backward (inside
+``saved``) cannot be read again that way: the stack idiom (stacks.py) pairs pushes and pops
+within one function.  Differentiated again, such a pair is read as ``recompute_pair``: a
+forward that calls the callee and saves its arguments, and a backward that runs the callee's
+whole generated gradient (stacks inside) on them -- the same values, one more primal run.
 """
 
+import inspect
+import linecache
 import types
 
 from runtime.rules.registry import nondifferentiable
 
 from . import calls
 
-__all__ = ["forward_again", "backward_again"]
+__all__ = ["forward_again", "backward_again", "readable"]
 
 
 def stage_of(fn, spec, nargs, kwnames):
@@ -65,3 +73,56 @@ def backward_again(tape, g):
     backward = function_of(tape)
     saved = tape[1]
     return backward(saved, g)
+
+
+# --- split pairs that save a loop's stack ---------------------------------------------------
+
+def readable(proxy):
+    """The Python function (with source) the transpiler reads for a callee's fwd_g / bwd_g."""
+    if not getattr(proxy.generated(), "saves_stack", False):
+        return proxy.function()
+    return recompute_pair(proxy.fn, proxy.wrt)[0 if proxy.role == "forward" else 1]
+
+
+_PAIRS = {}
+
+
+def recompute_pair(fn, wrt):
+    """``fwd_g(*params) -> (value, params)`` and ``bwd_g(saved, bout) -> grads`` for ``fn``."""
+    key = (fn, wrt)
+    if key not in _PAIRS:
+        _PAIRS[key] = _make_pair(fn, wrt)
+    return _PAIRS[key]
+
+
+def _make_pair(fn, wrt):
+    from .api import _transformer
+    full = _transformer(fn).get(wrt, False)
+    sig = inspect.signature(fn)
+    namespace = {"__callee": fn, "__gradient": full.function}
+    params, passed = [], []
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise TypeError(f"{fn.__qualname__}: *args/**kwargs in a callee with loops, differentiated "
+                            "again; give it named parameters")
+        if p.kind is p.KEYWORD_ONLY and "*" not in params:
+            params.append("*")
+        text = p.name
+        if p.default is not p.empty:
+            namespace[f"__default_{p.name}"] = p.default
+            text += f"=__default_{p.name}"
+        params.append(text)
+        passed.append(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}")
+    names = [p for p in sig.parameters]
+    label = calls.label(fn)
+    saved = ", ".join(names) + ("," if len(names) == 1 else "")
+    source = (f"def fwd_{label}({', '.join(params)}):\n"
+              f"    value = __callee({', '.join(passed)})\n"
+              f"    return value, ({saved})\n\n\n"
+              f"def bwd_{label}(saved, bout):\n"
+              f"    {saved} = saved\n"
+              f"    return __gradient({', '.join(passed)}, {full.seed_name}=bout)\n")
+    filename = f"<adjoin recompute pair of {fn.__qualname__}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace[f"fwd_{label}"], namespace[f"bwd_{label}"]

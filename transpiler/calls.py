@@ -42,7 +42,8 @@ def user_function(fn):
     """``(python function, bound self or None)`` for a callable adjoin can transform, else None."""
     from .api import Differentiable, GradientFunction, _BoundDifferentiable
     if isinstance(fn, _Proxy):              # generated code differentiated again: its own source
-        return (fn.function(), None) if fn.role != "jvp" else None
+        from .again import readable
+        return (readable(fn), None) if fn.role != "jvp" else None
     if isinstance(fn, GradientFunction):    # grad(g)(x) inside f: its generated code, differentiated
         return (fn.function, None) if fn._kind == "grad" and not fn._preserve else None
     if isinstance(fn, _BoundDifferentiable):
