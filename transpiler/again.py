@@ -9,7 +9,8 @@ becomes an ordinary run-time callee (its generated source, differentiated in tur
 tape an ordinary tuple ``(backward, saved)``.
 
 A primitive passed as the callee (``apply(np.sin, x)``) keeps a tape of its rule, which has
-no source to differentiate: that case is refused with a clear error.
+no source; read again, it is called through ``primitive_caller``, a one-line Python function
+(``def sin(a0): return np.sin(a0)``) whose generated pair has the rule inlined.
 
 A callee whose split pair hands a loop's list stack from forward to backward (inside
 ``saved``) cannot be read again that way: the stack idiom (stacks.py) pairs pushes and pops
@@ -32,10 +33,8 @@ __all__ = ["forward_again", "backward_again", "readable"]
 def stage_of(fn, spec, nargs, kwnames):
     """The callee's generated forward (bound to its ``self``) and backward, for this call shape."""
     target, wrt, bound = calls._resolve(fn, spec, nargs, kwnames)
-    if not isinstance(target, types.FunctionType):
-        raise TypeError(f"higher derivatives through {getattr(fn, '__qualname__', fn)!r} passed as a "
-                        "function are not supported: a primitive known only at run time has a rule, not "
-                        "source, to differentiate again; call it directly (np.sin(x)) instead")
+    if not isinstance(target, types.FunctionType):     # a primitive (np.sin): called from source
+        target, wrt, bound = calls._resolve(primitive_caller(fn, nargs), spec, nargs, kwnames)
     forward = calls.proxy(target, wrt, "forward")
     if bound is not None:
         forward = types.MethodType(forward, bound)
@@ -50,12 +49,29 @@ def backward_of(stage):
     return stage[1]
 
 
+_CALLERS = {}
+
+
+def primitive_caller(fn, nargs):
+    """``def name(a0, a1): return fn(a0, a1)`` with source, for a primitive ``fn``."""
+    key = (fn, nargs)
+    if key not in _CALLERS:
+        name = "".join(c if c.isalnum() else "_" for c in getattr(fn, "__name__", "primitive"))
+        params = ", ".join(f"a{i}" for i in range(nargs))
+        source = f"def {name}({params}):\n    return __primitive({params})\n"
+        namespace = {"__primitive": fn}
+        _exec(source, f"<adjoin call of the primitive {name}>", namespace)
+        _CALLERS[key] = namespace[name]
+    return _CALLERS[key]
+
+
+def _exec(source, filename, namespace):
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+
+
 def function_of(tape):
     """The backward a tape of ``call_forward`` holds (``(backward, saved)``)."""
-    if len(tape) != 2:
-        raise TypeError("higher derivatives through a primitive passed as a function are not "
-                        "supported: its rule has no source to differentiate again; call it directly "
-                        "(np.sin(x)) instead")
     return tape[0]
 
 
@@ -122,7 +138,5 @@ def _make_pair(fn, wrt):
               f"def bwd_{label}(saved, bout):\n"
               f"    {saved} = saved\n"
               f"    return __gradient({', '.join(passed)}, {full.seed_name}=bout)\n")
-    filename = f"<adjoin recompute pair of {fn.__qualname__}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), namespace)
+    _exec(source, f"<adjoin recompute pair of {fn.__qualname__}>", namespace)
     return namespace[f"fwd_{label}"], namespace[f"bwd_{label}"]
