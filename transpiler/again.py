@@ -75,7 +75,12 @@ def function_of(tape):
     return tape[0]
 
 
-nondifferentiable(stage_of, forward_of, backward_of, function_of)   # they pick functions, not values
+def held(value):
+    """A callee's argument its recompute pair passes on as a constant (see ``recompute_pair``)."""
+    return value
+
+
+nondifferentiable(stage_of, forward_of, backward_of, function_of, held)   # no values to differentiate
 
 
 def forward_again(fn, spec, *args):
@@ -104,7 +109,11 @@ _PAIRS = {}
 
 
 def recompute_pair(fn, wrt):
-    """``fwd_g(*params) -> (value, params)`` and ``bwd_g(saved, bout) -> grads`` for ``fn``."""
+    """``fwd_g(*params) -> (value, params)`` and ``bwd_g(saved, bout) -> grads`` for ``fn``.
+
+    Parameters outside ``wrt`` reach the gradient as constants (``held``): they may be objects
+    (``cell`` in ``cell.step(h)``).  That is exact when the caller is differentiated again with
+    respect to the same inputs; calls.py refuses a forward whose new wrt goes beyond ``wrt``."""
     key = (fn, wrt)
     if key not in _PAIRS:
         _PAIRS[key] = _make_pair(fn, wrt)
@@ -115,8 +124,8 @@ def _make_pair(fn, wrt):
     from .api import _transformer
     full = _transformer(fn).get(wrt, False)
     sig = inspect.signature(fn)
-    namespace = {"__callee": fn, "__gradient": full.function}
-    params, passed = [], []
+    namespace = {"__callee": fn, "__gradient": full.function, "__held": held}
+    params, passed, held_args = [], [], []
     for p in sig.parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             raise TypeError(f"{fn.__qualname__}: *args/**kwargs in a callee with loops, differentiated "
@@ -129,6 +138,8 @@ def _make_pair(fn, wrt):
             text += f"=__default_{p.name}"
         params.append(text)
         passed.append(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}")
+        value = p.name if p.name in wrt else f"__held({p.name})"
+        held_args.append(value if p.kind is not p.KEYWORD_ONLY else f"{p.name}={value}")
     names = [p for p in sig.parameters]
     label = calls.label(fn)
     saved = ", ".join(names) + ("," if len(names) == 1 else "")
@@ -137,6 +148,8 @@ def _make_pair(fn, wrt):
               f"    return value, ({saved})\n\n\n"
               f"def bwd_{label}(saved, bout):\n"
               f"    {saved} = saved\n"
-              f"    return __gradient({', '.join(passed)}, {full.seed_name}=bout)\n")
+              f"    return __gradient({', '.join(held_args)}, {full.seed_name}=bout)\n")
     _exec(source, f"<adjoin recompute pair of {fn.__qualname__}>", namespace)
-    return namespace[f"fwd_{label}"], namespace[f"bwd_{label}"]
+    forward = namespace[f"fwd_{label}"]
+    forward._adjoin_recompute_wrt = wrt
+    return forward, namespace[f"bwd_{label}"]

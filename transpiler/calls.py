@@ -256,6 +256,12 @@ def _static_wrt(rev, op, static, args, keywords, active):
         if pname in wrt:
             raise rev.ctx.error(f"two arguments bind to parameter {pname}", op.node, "pass it once")
         wrt.append(pname)
+    beyond = set(wrt) - set(getattr(fn, "_adjoin_recompute_wrt", wrt))
+    if beyond:      # see again.recompute_pair: those parameters reach its gradient as constants
+        raise rev.ctx.error(f"differentiating again with respect to {', '.join(sorted(beyond))}, which the "
+                            f"first gradient of {fn.__name__[4:]}() (a function with loops) held constant, "
+                            "is not supported", op.node, "differentiate both times with respect to the "
+                            "same arguments, or nest runtime.GradientTape blocks")
     self_expr = None
     if bound_self is not None:
         func = op.node.func
@@ -404,12 +410,12 @@ def reverse_call(rev, op, s, g, block, has):
     s._primal = [ast.copy_location(primal, s)]
     s._tape = tape
     size = _call_results(rev).get(target)
-    if size is not None:     # a dict of the items' adjoints, so code transformed again can follow them
+    if size is not None:     # item_seed(t, (0, 1), (bh, by)): code transformed again follows each item
         items = range(size) if isinstance(size, int) else rev._call_items[target]
         keys = [i for i in items if _item_key(target, i) in has]
-        seed = ast.Call(ctx.ref(item_seed, "item_seed"), [ast.Name(target, ast.Load()), ast.Dict(
-            [ast.Constant(i) for i in keys], [ast.Name(rev.adj(_item_key(target, i)), ast.Load()) for i in keys])],
-            [])
+        seed = ast.Call(ctx.ref(item_seed, "item_seed"), [
+            ast.Name(target, ast.Load()), ast.Tuple([ast.Constant(i) for i in keys], ast.Load()),
+            ast.Tuple([ast.Name(rev.adj(_item_key(target, i)), ast.Load()) for i in keys], ast.Load())], [])
     else:
         seed = g
     grads = ast.Call(bwd, [ast.Name(tape, ast.Load()), seed], [])

@@ -220,18 +220,17 @@ _bilinear(arithmetic, np.matmul)
 _bilinear(shape, np.dot, extra=", out=None")
 
 
-# item_seed(value, {i: g_i}): a called function's tuple cotangent from its items' cotangents.
-# Linear in the items; nothing flows to ``value`` (only its structure is read).
-def item_seed_vjp_items(h, ans, value, items):
+# item_seed(value, keys, items): a called function's tuple cotangent from its items' cotangents.
+# Linear in the items (a tuple: each gets its slot of h); nothing flows to ``value``.
+def item_seed_vjp_items(h, ans, value, keys, items):
     from .containers import slot
-    from .support import Grads
     n = len(value) if isinstance(value, tuple) else 0
-    return Grads({i: slot(h, i % n if n else i, value[i]) for i in items})
+    return tuple(slot(h, i % n if n else i, value[i]) for i in keys)
 
 
-def item_seed_jvp_items(t, ans, value, items):
-    return item_seed(value, t)
+def item_seed_jvp_items(t, ans, value, keys, items):
+    return item_seed(value, keys, t)
 
 
 item_seed_vjp_items.call_by_name = item_seed_jvp_items.call_by_name = True
-define(item_seed, vjp=(None, item_seed_vjp_items), jvp=(None, item_seed_jvp_items))
+define(item_seed, vjp=(None, None, item_seed_vjp_items), jvp=(None, None, item_seed_jvp_items))
