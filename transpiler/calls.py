@@ -456,6 +456,14 @@ def _call_results(rev):
         other.update(n for _, n in sop.operands())
     for st in rev.core.body[-1:]:
         other.update(n.id for n in ast.walk(st) if isinstance(n, ast.Name))
+    if rev.ctx.parsed.fn.__qualname__.startswith("__adjoin_bind__."):
+        # generated code read again: ``a, b = saved`` gives ``saved`` one item_seed cotangent (not
+        # a sum of scatters, which a further derivative could not add up), see parameter_seeds
+        for w in rev.wrt:
+            if w in items and w not in other:
+                defs[w] = "run time"
+                rev._call_items = getattr(rev, "_call_items", {})
+                rev._call_items[w] = sorted(items[w])
     for st in walk_assigns(rev.core.body):
         sop = rev.info.ops[id(st)]
         if sop.kind != "call":
@@ -472,6 +480,22 @@ def _call_results(rev):
             rev._call_items = getattr(rev, "_call_items", {})
             rev._call_items[target] = sorted(items[target])
     return defs
+
+
+def parameter_seeds(rev, has):
+    """``bsaved = item_seed(saved, (0, 2), (bsaved_0, bsaved_2))`` for parameters read item by item."""
+    out = []
+    for w in rev.wrt:
+        if _call_results(rev).get(w) is None:
+            continue
+        keys = [i for i in rev._call_items[w] if _item_key(w, i) in has]
+        if not keys:
+            continue
+        seed = ast.Call(rev.ctx.ref(item_seed, "item_seed"), [
+            ast.Name(w, ast.Load()), ast.Tuple([ast.Constant(i) for i in keys], ast.Load()),
+            ast.Tuple([ast.Name(rev.adj(_item_key(w, i)), ast.Load()) for i in keys], ast.Load())], [])
+        out.append(ast.Assign([ast.Name(rev.adj(w), ast.Store())], seed))
+    return out
 
 
 def tuple_item(rev, op, s, g, block, has):

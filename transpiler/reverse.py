@@ -132,6 +132,7 @@ class Reverse:
                 ast.Assign([ast.Name(self.pop, ast.Store())], ast.Attribute(self.load(self.stack), "pop", ast.Load()))]
         adjoint[0:0] = stacks.adjoint_prelude(self)
 
+        adjoint.extend(calls.parameter_seeds(self, has))     # bsaved = item_seed(saved, ...)
         grads = []
         for w in self.wrt:
             if w in has:

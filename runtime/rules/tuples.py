@@ -8,7 +8,12 @@ modules copy it.
 
 import numpy as np
 
-from .support import scatter_add
+from .support import Grads, scatter_add
+
+
+def _zero(v):
+    """A zero cotangent for an item: an empty Grads for a tuple (a callee's saved values)."""
+    return Grads() if isinstance(v, (list, tuple, dict)) else np.zeros_like(v)
 
 
 def item_seed(value, keys, items):
@@ -16,7 +21,7 @@ def item_seed(value, keys, items):
     if isinstance(value, tuple):
         n = len(value)
         picked = {i % n: g for i, g in zip(keys, items)}
-        return tuple(picked[i] if i in picked else np.zeros_like(v) for i, v in enumerate(value))
+        return tuple(picked[i] if i in picked else _zero(v) for i, v in enumerate(value))
     out = None
     for i, g in zip(keys, items):
         term = scatter_add(g, value, i)
