@@ -646,7 +646,10 @@ def callee_sources(ctx, seen=None):
         if gen.ctx is ctx:
             continue
         what = "tangent" if obj.role == "jvp" else "forward/backward pair"
-        parts.append(f"# --- {what} of the callee {obj.fn.__qualname__} (wrt {', '.join(obj.wrt)}) ---\n"
+        name = obj.fn.__qualname__
+        if name.startswith("__adjoin_bind__."):
+            name = f"{obj.fn.__name__} (generated)"
+        parts.append(f"# --- {what} of the callee {name} (wrt {', '.join(obj.wrt)}) ---\n"
                      + gen.own_source.rstrip("\n"))
         parts.extend(callee_sources(gen.ctx, seen))
     return parts
