@@ -34,7 +34,7 @@ def stage_of(fn, spec, nargs, kwnames):
     """The callee's generated forward (bound to its ``self``) and backward, for this call shape."""
     target, wrt, bound = calls._resolve(fn, spec, nargs, kwnames)
     if not isinstance(target, types.FunctionType):     # a primitive (np.sin): called from source
-        target, wrt, bound = calls._resolve(primitive_caller(fn, nargs), spec, nargs, kwnames)
+        target, wrt, bound = calls._resolve(primitive_caller(fn, nargs, kwnames), spec, nargs, kwnames)
     forward = calls.proxy(target, wrt, "forward")
     if bound is not None:
         forward = types.MethodType(forward, bound)
@@ -52,13 +52,15 @@ def backward_of(stage):
 _CALLERS = {}
 
 
-def primitive_caller(fn, nargs):
-    """``def name(a0, a1): return fn(a0, a1)`` with source, for a primitive ``fn``."""
-    key = (fn, nargs)
+def primitive_caller(fn, nargs, kwnames=()):
+    """``def name(a0, a1, *, axis): return fn(a0, a1, axis=axis)`` with source, for a primitive ``fn``."""
+    key = (fn, nargs, kwnames)
     if key not in _CALLERS:
         name = "".join(c if c.isalnum() else "_" for c in getattr(fn, "__name__", "primitive"))
-        params = ", ".join(f"a{i}" for i in range(nargs))
-        source = f"def {name}({params}):\n    return __primitive({params})\n"
+        positional = [f"a{i}" for i in range(nargs)]
+        params = ", ".join(positional + (["*"] + list(kwnames) if kwnames else []))
+        passed = ", ".join(positional + [f"{k}={k}" for k in kwnames])
+        source = f"def {name}({params}):\n    return __primitive({passed})\n"
         namespace = {"__primitive": fn}
         _exec(source, f"<adjoin call of the primitive {name}>", namespace)
         _CALLERS[key] = namespace[name]
@@ -83,10 +85,10 @@ def held(value):
 nondifferentiable(stage_of, forward_of, backward_of, function_of, held)   # no values to differentiate
 
 
-def forward_again(fn, spec, *args):
-    stage = stage_of(fn, spec, len(args), ())
+def forward_again(fn, spec, *args, **kwargs):
+    stage = stage_of(fn, spec, len(args), tuple(kwargs))
     forward = forward_of(stage)
-    value, saved = forward(*args)
+    value, saved = forward(*args, **kwargs)
     return value, (backward_of(stage), saved)
 
 

@@ -335,13 +335,23 @@ class Specialised:
 
             def visit_Call(self, n):
                 n.args = [a for arg in n.args for a in self._spread(arg)]
+                n.keywords = [k for kwd in n.keywords for k in self._spread_keywords(kwd)]
                 f = n.func
+                if isinstance(f, ast.Name) and f.id == "tuple" and len(n.args) == 1 and not n.keywords \
+                        and isinstance(n.args[0], ast.Name) and n.args[0].id == kw:
+                    return ast.copy_location(ast.Tuple([ast.Constant(k) for k in keys], ast.Load()), n)
                 if isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name) \
                         and f.value.id == kw and n.args and isinstance(n.args[0], ast.Constant):
                     if n.args[0].value in keys:
                         return ast.copy_location(ast.Name(f"{kw}_{n.args[0].value}", ast.Load()), n)
                     return self.visit(n.args[1]) if len(n.args) > 1 else ast.copy_location(ast.Constant(None), n)
                 return self.generic_visit(n)
+
+            def _spread_keywords(self, kwd):      # g(**kw) -> g(scale=kw_scale)
+                if kwd.arg is None and isinstance(kwd.value, ast.Name) and kwd.value.id == kw:
+                    return [ast.keyword(k, ast.copy_location(ast.Name(f"{kw}_{k}", ast.Load()), kwd.value))
+                            for k in keys]
+                return [self.visit(kwd)]
 
             def _spread(self, arg):      # g(*xs) -> g(xs_0, xs_1)
                 if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id == var:
@@ -456,7 +466,7 @@ def _call_results(rev):
         other.update(n for _, n in sop.operands())
     for st in rev.core.body[-1:]:
         other.update(n.id for n in ast.walk(st) if isinstance(n, ast.Name))
-    if rev.ctx.parsed.fn.__qualname__.startswith("__adjoin_bind__."):
+    if _generated(rev):
         # generated code read again: ``a, b = saved`` gives ``saved`` one item_seed cotangent (not
         # a sum of scatters, which a further derivative could not add up), see parameter_seeds
         for w in rev.wrt:
@@ -480,6 +490,19 @@ def _call_results(rev):
             rev._call_items = getattr(rev, "_call_items", {})
             rev._call_items[target] = sorted(items[target])
     return defs
+
+
+def _generated(rev):
+    """Is ``rev`` transforming generated code again (a callee's fwd_g/bwd_g)?"""
+    return rev.ctx.parsed.fn.__qualname__.startswith("__adjoin_bind__.")
+
+
+def zero_parameter(rev, w):
+    """The zero gradient of generated code's parameter ``w`` (``saved`` may hold tuples): or None."""
+    if not _generated(rev):
+        return None
+    from runtime.rules.containers import zero_grad
+    return ast.Call(rev.ctx.ref(zero_grad, "zero_grad"), [ast.Name(w, ast.Load())], [])
 
 
 def parameter_seeds(rev, has):

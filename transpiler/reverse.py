@@ -138,7 +138,7 @@ class Reverse:
             if w in has:
                 grads.append(self.load(self.adj(w)))
             else:
-                grads.append(self.np_call("zeros_like", self.load(w)))
+                grads.append(calls.zero_parameter(self, w) or self.np_call("zeros_like", self.load(w)))
         result = grads[0] if len(grads) == 1 else ast.Tuple(grads, ast.Load())
         return types.SimpleNamespace(primal=primal, seed_init=seed_init, adjoint=adjoint, result=result,
                                      out_value=out_value, seed_default=seed_default)

@@ -135,6 +135,45 @@ def test_runtime_callees(f, args, w):
     assert_close(grad(grad(f, wrt=w), wrt=w)(*args), hvp(f, args, ones, wrt=w), 1e-9, 1e-11)
 
 
+# --- keywords to run-time callees --------------------------------------------------------------
+def scaled_sin(x, k=1.0):
+    return np.sin(x) * k
+
+
+def with_keyword(f, x):
+    return f(x, k=2.0)
+
+
+def with_active_keyword(f, x):
+    return f(x, k=x)
+
+
+def with_axis(f, x):
+    return f(x, axis=0)
+
+
+def keyword_constant(x):
+    return np.sum(with_keyword(scaled_sin, x) ** 2)        # sum(4 sin(x)^2)
+
+
+def keyword_active(x):
+    return np.sum(with_active_keyword(scaled_sin, x))      # sum(x sin(x))
+
+
+def keyword_primitive(x):
+    return np.sum(with_axis(np.sum, np.outer(x, x))) ** 2   # (sum x)^4
+
+
+@pytest.mark.parametrize("f,hess_diag", [
+    (keyword_constant, lambda x: np.diag(8 * np.cos(2 * x))),
+    (keyword_active, lambda x: np.diag(2 * np.cos(x) - x * np.sin(x))),
+    (keyword_primitive, lambda x: 12 * np.sum(x) ** 2 * np.ones((x.size, x.size))),
+], ids=["constant", "active", "primitive"])
+def test_keywords_to_runtime_callees(f, hess_diag):
+    assert_close(hessian(f)(X), hess_diag(X), 1e-10, 1e-10)
+    assert_close(grad(grad(f))(X), hess_diag(X) @ np.ones(3), 1e-10, 1e-10)
+
+
 # --- bound methods: wrt counts the visible parameters ----------------------------------------
 def test_bound_method_gradients_fix_self():
     x = k.V
