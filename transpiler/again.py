@@ -26,6 +26,7 @@ import types
 from runtime.rules.registry import nondifferentiable
 
 from . import calls
+from .errors import TranspileError
 
 __all__ = ["forward_again", "backward_again", "readable"]
 
@@ -126,12 +127,23 @@ def _make_pair(fn, wrt):
     from .api import _transformer
     full = _transformer(fn).get(wrt, False)
     sig = inspect.signature(fn)
-    namespace = {"__callee": fn, "__gradient": full.function, "__held": held}
+    # a callee specialised to a call shape (g(*xs, **kw) as g(xs_0, xs_1, *, kw_scale)) is
+    # called as the user wrote it: g(xs_0, xs_1, scale=kw_scale)
+    specialised = isinstance(fn, calls.Specialised)
+    keywords = dict(zip(list(sig.parameters)[len(sig.parameters) - len(fn.keys):], fn.keys)) \
+        if specialised and fn.keys else {}
+    callee = fn.__wrapped__ if specialised else fn
+    namespace = {"__callee": callee, "__gradient": full.function, "__held": held}
     params, passed, held_args = [], [], []
     for p in sig.parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise TypeError(f"{fn.__qualname__}: *args/**kwargs in a callee with loops, differentiated "
-                            "again; give it named parameters")
+            code = getattr(callee, "__code__", None)
+            raise TranspileError(
+                f"differentiating {fn.__qualname__}() again, a function with a loop and "
+                f"{'*' if p.kind is p.VAR_POSITIONAL else '**'}{p.name} that "
+                "received no differentiable value, is not supported", getattr(code, "co_filename", None),
+                getattr(code, "co_firstlineno", None),
+                hint="give it named parameters, or nest runtime.GradientTape blocks")
         if p.kind is p.KEYWORD_ONLY and "*" not in params:
             params.append("*")
         text = p.name
@@ -139,7 +151,7 @@ def _make_pair(fn, wrt):
             namespace[f"__default_{p.name}"] = p.default
             text += f"=__default_{p.name}"
         params.append(text)
-        passed.append(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}")
+        passed.append(p.name if p.kind is not p.KEYWORD_ONLY else f"{keywords.get(p.name, p.name)}={p.name}")
         value = p.name if p.name in wrt else f"__held({p.name})"
         held_args.append(value if p.kind is not p.KEYWORD_ONLY else f"{p.name}={value}")
     names = [p for p in sig.parameters]

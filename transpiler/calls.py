@@ -17,6 +17,12 @@ Callees only known at run time -- a method of a parameter (``self.layer(x)``), a
 passed as an argument (``f(x)`` for a parameter ``f``) -- go through ``call_forward`` /
 ``call_backward`` / ``call_jvp``, which find the function when called and use the same cache
 (a primitive with a rule, such as ``np.sin`` passed as ``f``, uses its rule).
+
+Generated code is differentiated again (``hvp``, ``grad(grad(f))``) the same way: a call to
+``fwd_g``/``bwd_g`` is a call to a user function whose source is the generated pair (so it
+gets ``fwd_fwd_g``..., and recursion stays recursion), its ``saved`` tuple a tuple-valued
+result and parameter moved item by item with ``item_seed``; ``call_forward``/``call_backward``
+are read as the plain Python of again.py.
 """
 
 import ast

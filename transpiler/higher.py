@@ -10,7 +10,9 @@ passes read it like any user function:
 * ``jacobian(f)`` -- forward mode (one jvp per input element) when the input is smaller
   than the output, reverse mode (one vjp per output element) otherwise.
 
-Every derived function has ``.source``: the generated module it runs.
+Every derived function has ``.source``: the generated module it runs.  Calls to user
+functions (recursion, functions and objects passed as arguments) work at every order: the
+callees' generated pairs are transformed again too (calls.py, again.py).
 """
 
 import numpy as np
