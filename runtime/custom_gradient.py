@@ -15,7 +15,7 @@ import inspect
 import numpy as np
 
 from . import nest
-from .rules.registry import Rule
+from .rules.registry import Alias, Rule, add_alias_hook, define, primitive
 from .tape import _flat_items as _flat
 from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
 
@@ -66,7 +66,8 @@ def _record_custom(inputs, variables, results, grad_of):
     gradient (or None) per input followed by one per variable.  Returns the fresh outputs.
     """
     flat = nest.flatten(results)
-    outs = [_wrap(r._value) if isinstance(r, _TensorBase) else r for r in flat]
+    outs = [_wrap(r._value) if isinstance(r, _TensorBase) else
+            constant(r) if isinstance(r, (np.ndarray, np.generic, float)) else r for r in flat]
     recorders = list(_state.tapes)
     if not recorders:
         return nest.pack_sequence_as(results, outs)
@@ -209,7 +210,112 @@ def custom_gradient(f=None):
 
         return _record_custom(inputs, variables, result, grad_of)
 
+    wrapped._custom_gradient_of = f
     return wrapped
+
+
+# --- a custom-gradient function as a primitive (for generated numpy code) -------------------
+
+def _alias_of_custom(fn):
+    """Registry hook: ``fn`` made by ``custom_gradient`` is, in numpy code, a primitive whose
+    value is ``f``'s result and whose VJP is the user's ``grad_fn`` (built once per ``fn``)."""
+    f = getattr(fn, "_custom_gradient_of", None)
+    if f is None:
+        return None
+    spec = fn.__dict__.get("_adjoin_alias")
+    if spec is None:
+        params = _positional_params(f)
+        if params is None:
+            return None
+        spec = fn._adjoin_alias = Alias(fn, _custom_primitive(f, len(params)), params, {})
+    return spec
+
+
+def _positional_params(f):
+    try:
+        params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in params):
+        return None
+    return [p.name for p in params]
+
+
+def _custom_primitive(f, n):
+    """A primitive computing ``f``'s value on numpy arrays, with one VJP per argument that
+    calls ``grad_fn``.  On numpy arguments everything runs on fresh constants and comes back
+    as numpy; on tensors (an outer tape recording the sweep) ``f`` and ``grad_fn`` record
+    themselves, so higher derivatives differentiate the user's gradient function, as in TF."""
+    memo = [None]
+
+    def value(*args):
+        y, _ = f(*[_as_input(a) for a in args])
+        if isinstance(y, (list, tuple)):
+            raise TypeError(f"{f.__qualname__}: a tf.custom_gradient function with several outputs "
+                            "cannot be called inside a @differentiate function")
+        return y._value if isinstance(y, _TensorBase) else np.asarray(y)
+
+    value.__name__ = value.__qualname__ = f"{f.__name__}_value"
+    value.__module__ = None  # not importable: generated source shows it as a runtime object
+
+    def grads(g, args):
+        hit = memo[0]
+        if hit is not None and hit[0] is g and all(a is b for a, b in zip(hit[1], args)):
+            return hit[2]
+        tensors = isinstance(g, _TensorBase) or any(isinstance(a, _TensorBase) for a in args)
+        _, grad_fn = f(*[_as_input(a) for a in args])
+        out = grad_fn(_as_input(g))
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(out) != n:
+            raise ValueError(f"custom_gradient function expected to return {n} gradients, but "
+                             f"returned {len(out)} instead.")
+        out = [np.zeros_like(a) if o is None else o if tensors else _materialize(o)
+               for o, a in zip(out, args)]
+        memo[0] = (g, args, out)
+        return out
+
+    def make_vjp(i):
+        def custom_vjp(g, ans, *args):
+            return grads(g, args)[i]
+        custom_vjp.__name__ = custom_vjp.__qualname__ = f"{f.__name__}_vjp_{i}"
+        custom_vjp.__module__ = None
+        custom_vjp._custom_gradient_rule_of = f  # the transpiler cannot differentiate it again
+        return custom_vjp
+
+    def make_jvp(i):
+        def custom_jvp(t, ans, *args):
+            return _true_jvp(f, i, t, args)
+        custom_jvp.__name__ = custom_jvp.__qualname__ = f"{f.__name__}_jvp_{i}"
+        custom_jvp.__module__ = None
+        custom_jvp._custom_gradient_rule_of = f  # the transpiler cannot differentiate it again
+        return custom_jvp
+
+    prim = primitive(value)
+    define(prim, vjp=tuple(make_vjp(i) for i in range(n)), jvp=tuple(make_jvp(i) for i in range(n)),
+           name=f"{f.__qualname__} (custom_gradient)")
+    return prim
+
+
+def _true_jvp(f, i, t, args):
+    """Forward mode follows ``f``'s own ops, as the runtime's ForwardAccumulator does."""
+    from .autodiff import ForwardAccumulator
+    from .tape import UnconnectedGradients
+    tensors = isinstance(t, _TensorBase) or any(isinstance(a, _TensorBase) for a in args)
+    ins = [_as_input(a) for a in args]
+    with ForwardAccumulator(ins[i], _as_input(t)) as acc:
+        y, _ = f(*ins)
+    out = acc.jvp(y, unconnected_gradients=UnconnectedGradients.ZERO)
+    return out if tensors else _materialize(out)
+
+
+def _as_input(a):
+    """A tensor for ``f`` / ``grad_fn``: tensors pass, numpy data becomes a fresh constant."""
+    if isinstance(a, _TensorBase):
+        return a
+    return _wrap(np.asarray(a)[()] if np.ndim(a) == 0 else np.asarray(a))
+
+
+add_alias_hook(_alias_of_custom)
 
 
 def recompute_grad(f):

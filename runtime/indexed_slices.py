@@ -2,13 +2,15 @@
 
 ``dense[indices[i], ...] += values[i, ...]`` (repeated indices are kept, and add up when the
 slices are made dense).  Adding two IndexedSlices concatenates them, as TensorFlow's gradient
-aggregation does; adding a dense gradient gives a dense result.
+aggregation does; adding a dense gradient gives a dense result.  Any other arithmetic with a
+tensor (``slices - t``, ``t * slices``) works on the dense tensor, as TF's conversion does, and
+stays on the tape, so higher derivatives flow through it.
 """
 
 import numpy as np
 
 from .rules.support import scatter_add
-from .tensor import Tensor, TensorShape, _TensorBase, _wrap, as_dtype
+from .tensor import OPERAND_CONVERTERS, Tensor, TensorShape, _TensorBase, _wrap, as_dtype
 
 __all__ = ["IndexedSlices", "to_dense"]
 
@@ -63,6 +65,10 @@ class IndexedSlices:
         return other + to_dense(self)
 
     def __mul__(self, other):
+        if isinstance(other, _TensorBase):
+            return dense_tensor(self) * other
+        if isinstance(other, np.ndarray) and other.ndim:
+            return NotImplemented  # numpy's reflected operator multiplies the dense array
         return IndexedSlices(self._values * other, self._indices, self._dense_shape)
 
     __rmul__ = __mul__
@@ -94,6 +100,15 @@ def to_dense(s):
     """The dense array (or Tensor, when the values are tensors) an IndexedSlices stands for."""
     shape = tuple(int(d) for d in np.asarray(_raw(s._dense_shape)))
     return scatter_add(s._values, np.empty(shape, dtype=np.int8), _raw(s._indices))
+
+
+def dense_tensor(s):
+    """The dense Tensor of ``s``, recorded on the tapes that recorded its values."""
+    dense = to_dense(s)
+    return dense if isinstance(dense, _TensorBase) else _wrap(np.asarray(dense))
+
+
+OPERAND_CONVERTERS[IndexedSlices] = dense_tensor
 
 
 def as_public(s):

@@ -370,7 +370,14 @@ def _coerce(value, like):
         if value.dtype == want:
             return value
         return _cast_checked(value, want, value) if value.dtype.kind != "O" else value
+    convert = OPERAND_CONVERTERS.get(type(value))
+    if convert is not None:  # e.g. IndexedSlices: a dense tensor that stays on the tape
+        return convert(value)
     return _to_numpy(value, want)
+
+
+OPERAND_CONVERTERS = {}
+"""type -> function giving the Tensor an operator uses for such an operand (set by its module)."""
 
 
 _OP_NAMES = {np.add: "AddV2", np.subtract: "Sub", np.multiply: "Mul", np.true_divide: "RealDiv",

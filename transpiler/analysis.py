@@ -203,6 +203,7 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     scalar_params = set(scalar_params) | {
         a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
         if isinstance(a.annotation, ast.Name) and a.annotation.id == "float"}   # x: float
+    scalar_params |= _range_targets(fn.body)
     scalars = set(by_target) | scalar_params
     changed = True
     while changed:
@@ -217,6 +218,18 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
         size = len(useful)
         _mark_useful(fn.body, useful, active, ops)
     return Analysis(active, useful, scalars, ops)
+
+
+def _range_targets(body):
+    """Targets of ``for i in range(...)`` loops: Python ints, so 0-d."""
+    out = set()
+    for s in body:
+        if isinstance(s, ast.For) and isinstance(s.target, ast.Name) \
+                and getattr(s.iter, "_prim", None) is range:
+            out.add(s.target.id)
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            out |= _range_targets(s.body) | _range_targets(s.orelse)
+    return out
 
 
 def _mark_useful(body, useful, active, ops):
@@ -248,6 +261,8 @@ def _is_scalar(op, scalars):
             return isinstance(a.value, (int, float)) and not isinstance(a.value, bool)
         return isinstance(a, ast.Name) and a.id in scalars
 
+    if op.fn in (float, int):      # float(v), int(v): a Python number whatever v was
+        return True
     if op.kind == "const":
         return atom_scalar(op.node)
     if op.kind == "copy":
@@ -258,6 +273,8 @@ def _is_scalar(op, scalars):
             return all(atom_scalar(a) for a in op.args)
         if getattr(fn, "__module__", None) == "math" or fn is len:
             return True
+        if fn is abs:
+            return all(atom_scalar(a) for a in op.args)
         if fn in _REDUCTIONS and len(op.args) == 1 and op.kwargs.get("axis") is None \
                 and not _truthy(op.kwargs.get("keepdims")):
             return "axis" not in op.kwargs or (isinstance(op.kwargs["axis"], ast.Constant)

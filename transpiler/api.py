@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from . import interop, sugar
+from . import interop, sugar, tangent_compat
 from .analysis import analyze
 from .calls import callee_sources
 from .codegen import compile_function, free_names, module_source, to_source
@@ -25,6 +25,7 @@ from .normalize import normalize
 from .optimize import optimize
 from .parsing import parse_function
 from .reverse import reverse
+from .tfcalls import rewrite_tf_calls
 from runtime.rules.containers import restructure
 
 from .split import transform_split
@@ -73,16 +74,17 @@ def wrt_names(node, wrt, what="wrt"):
     return tuple(out), single
 
 
-def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
+def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", floats=(), optimized=True):
     """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
 
+    ``floats``: parameters known to hold Python floats, so the analysis treats them as 0-d.
     Raises TranspileError or Unresolved."""
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
-    core = normalize(ctx)
+    core = rewrite_tf_calls(normalize(ctx), ctx)
     outputs = _output_names(core)
-    info = analyze(core, names, outputs)
+    info = analyze(core, names, outputs, floats)
     import copy
     if mode == "forward":
         name = ctx.namer.claim(f"jvp_{parsed.name}")
@@ -93,7 +95,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse"):
         seed = ctx.namer.claim("bout")
         rev = reverse(ctx, core, info, names, preserve_result, name, seed)
     stages = {"parsed": parsed.node, "normalized": core, mode: copy.deepcopy(rev)}
-    opt = optimize(rev, ctx)
+    opt = optimize(rev, ctx) if optimized else rev
     stages["optimized"] = opt
     used = set(free_names(opt))
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
@@ -149,10 +151,14 @@ class _Transformer:
         self.deferred = None
         self.signature = inspect.signature(fn)
 
-    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse"):
+    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=(), optimized=True):
         key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)
         if mode != "reverse":
             key += (mode,)
+        if floats:
+            key += (floats,)
+        if not optimized:
+            key += ("unoptimized",)
         gen = self.cache.get(key)
         if gen is not None:
             return gen
@@ -164,7 +170,7 @@ class _Transformer:
             if mode == "split":          # fwd/bwd pair (split.py)
                 gen = transform_split(self.fn, wrt, note)
             else:
-                gen = transform(self.fn, wrt, preserve_result, note, mode)
+                gen = transform(self.fn, wrt, preserve_result, note, mode, floats, optimized)
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -185,13 +191,25 @@ class _Transformer:
             if name in bound.arguments:
                 _check_wrt_value(self.fn.__name__, name, bound.arguments[name])
 
-    def call(self, wrt, preserve_result, args, kwargs, seed=None):
-        gen = self.get(wrt, preserve_result)
+    def floats(self, args, kwargs):
+        """Parameters bound to Python floats: a variant specialised on them drops the
+        broadcasting bookkeeping that only arrays need (scalar loops run at hand-written speed)."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError:
+            return ()          # check() reports the bad call
+        return tuple(sorted(k for k, v in bound.arguments.items() if isinstance(v, float)))
+
+    def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True):
+        gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized)
         self.check(gen, args, kwargs)
         if seed is not None:
             kwargs = dict(kwargs)
             kwargs[gen.seed_name] = seed
-        return _restructured(gen, self.signature, args, kwargs, preserve_result, gen.function(*args, **kwargs))
+        out = _restructured(gen, self.signature, args, kwargs, preserve_result, gen.function(*args, **kwargs))
+        if not gen.single and len(gen.wrt) == 1:      # wrt=(0,): a tuple of one gradient
+            out = ((out[0],), out[1]) if preserve_result else (out,)
+        return out
 
 
 def _restructured(gen, signature, args, kwargs, preserve_result, result):
@@ -348,25 +366,34 @@ def _unbind(f, wrt):
 
 
 class GradientFunction:
-    """What ``grad(f)`` returns: a plain callable that pickles (regenerated where unpickled)."""
+    """What ``grad(f)`` returns: a plain callable that pickles (regenerated where unpickled).
 
-    def __init__(self, f, wrt, preserve_result, kind):
+    Like Tangent's gradient functions it also takes the seed (the output's cotangent) as
+    one extra positional argument after ``f``'s own.
+    """
+
+    def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False):
         self._given = (f, wrt)
         f, self._self, wrt = _unbind(f, wrt)
         self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
+        self._optimized, self._check_dims = optimized, check_dims
         self._t = _transformer(f)
         fn = self._t.fn
         prefix = {"grad": "d", "value_and_grad": "vg_"}[kind]
         self.__name__ = f"{prefix}{fn.__name__}"
         self.__qualname__ = self.__name__
         self.__doc__ = f"{kind} of {fn.__qualname__} with respect to {wrt!r} (generated by adjoin)."
-        self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True)
+        self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True, optimized=optimized)
 
     @property
     def function(self):
         """The generated Python function itself (plain source, so it can be transformed again)."""
-        fn = self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad").function
+        fn = self._generated().function
         return fn if self._self is None else types.MethodType(fn, self._self)
+
+    def _generated(self):
+        return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad",
+                           optimized=self._optimized)
 
     def __call__(self, *args, **kwargs):
         if self._self is not None:
@@ -374,32 +401,46 @@ class GradientFunction:
         if self._kind == "value_and_grad":
             g, value = self._t.call(self._wrt, True, args, kwargs)
             return value, g
-        return self._t.call(self._wrt, self._preserve, args, kwargs)
+        args, seed = tangent_compat.split_seed(self._t.signature, args, kwargs)
+        keep = self._preserve or self._check_dims
+        out = self._t.call(self._wrt, keep, args, kwargs, seed=seed, optimized=self._optimized)
+        if not keep:
+            return out
+        g, value = out
+        if self._check_dims:
+            tangent_compat.check_dims(self._t.fn.__name__, value, seed)
+        if not self._preserve:
+            return g
+        return (*g, value) if isinstance(self._wrt, (tuple, list)) else (g, value)
 
     @property
     def source(self):
-        return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad").source
+        return self._generated().source
 
     def __reduce__(self):
-        return (_rebuild, self._given + (self._preserve, self._kind))
+        return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
-def _rebuild(f, wrt, preserve_result, kind):
-    return GradientFunction(f, wrt, preserve_result, kind)
+def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False):
+    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims)
 
 
-def grad(f, wrt=0, preserve_result=False, verbose=0):
-    """The gradient of ``f`` as a function of the same arguments.
+def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0):
+    """The gradient of ``f`` as a function of the same arguments (plus an optional seed).
 
-    ``preserve_result=True`` makes it return ``(gradient, value)``; ``verbose=1`` prints the
-    generated code.
+    Accepts Tangent's ``tangent.grad`` arguments with the same meaning:
+    ``preserve_result=True`` appends the value (``(dx, value)``; ``(dx, dy, value)`` for
+    ``wrt=(0, 1)``); ``optimized=False`` skips the clean-up pass; ``check_dims=True`` raises
+    unless the output has the seed's shape (a scalar when no seed is passed); ``verbose=1``
+    prints the generated code, ``verbose=2`` every stage.  A tuple ``wrt`` always returns a
+    tuple of gradients.
     """
-    g = GradientFunction(f, wrt, preserve_result, "grad")
+    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims)
     if verbose:
-        print(g.source, end="")
+        tangent_compat.show_stages(g._generated(), verbose)
     return g
 
 

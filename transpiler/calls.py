@@ -69,7 +69,8 @@ def user_function(fn):
         from runtime.rules import registry
         return (fn, None) if registry.lookup(fn) is None else None
     call = getattr(type(fn), "__call__", None)
-    if (type(fn).__module__ or "").startswith("transpiler."):
+    owner = getattr(type(fn), "__module__", None)
+    if isinstance(owner, str) and owner.startswith("transpiler."):   # (a C type may have no str here)
         return None                          # adjoin's own objects (hvp, jacobian...): no source to use
     if isinstance(call, types.FunctionType) and not isinstance(fn, type):
         return user_function(types.MethodType(call, fn))    # an instance with __call__

@@ -131,6 +131,9 @@ class Forward:
         self.last_src = None
         orelse = self.block(s.orelse)
         self.last_src = None
+        # every assignment of an active name gets its tangent, in whichever branch it is, so
+        # a tangent exists exactly where its primal does: nothing to fill in (a zero for a
+        # name local to one branch would read a primal that is undefined on the other path)
         new = ast.If(s.test, body or [ast.Pass()], orelse or [ast.Pass()])
         return ast.copy_location(new, s)
 
@@ -195,9 +198,16 @@ class Forward:
         every = isinstance(rule.fn, np.ufunc) and all(
             isinstance(a, ast.Constant) or (isinstance(a, ast.Name) and self.active(a.id)) for a in args)
         for i, a in enumerate(args):
-            if not any(self.active(n) for n in _names(a)) or rule.jvp(i) is None:
+            if not any(self.active(n) for n in _names(a)):
                 continue
             if op.fn is operator.getitem and i > 0:
+                continue
+            if rule.jvp(i) is None:
+                if rule.vjp(i) is not None:      # differentiable, but only in reverse mode
+                    raise self.ctx.error(
+                        f"{rule.name} has a reverse-mode rule (VJP) for argument {i} but no forward-mode "
+                        "rule (JVP)", op.node,
+                        f"add one: runtime.rules.define({rule.name}, vjp=(...), jvp=(...)), or use reverse mode")
                 continue
             drop = Reverse.same_shape(self, rule, args, i) or every
             stmts, expr = templates.instantiate(rule.jvp(i), self.ctx, self.tangent_of(a), ans, args,

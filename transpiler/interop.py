@@ -8,16 +8,17 @@ Variable, the call goes through :func:`call`:
 * **inside a recording tape** the call is recorded as *one* primitive with
   :func:`runtime.tensor.apply` -- the same recording API every numpy primitive uses.  The
   primitive is a :class:`runtime.rules.registry.Rule` built once per function and argument
-  structure: its ``impl`` runs the original function on numpy values (no per-op recording),
-  and its VJP for each floating-point positional argument calls the generated gradient
-  (all such arguments at once, ``wrt=(i, j, ...)``) with the cotangent as the seed.
+  structure: its ``impl`` runs the generated forward (``split.py``: numpy only, returning
+  the value and exactly what the backward reads), and its VJP for each floating-point
+  positional argument gives that argument's gradient (all of them come from one sweep,
+  ``wrt=(i, j, ...)``, with the cotangent as the seed).
 
-First-order sweeps hand the VJP plain numpy arrays, so the generated code runs at numpy
-speed.  When an outer tape is recording the sweep, the VJP receives the Tensors themselves;
-the generated code (numpy calls plus inlined rules) then dispatches through numpy's
-protocols and records itself, op by op.  Because the generated gradient recomputes the
-primal from its inputs, nothing it uses is cut off from them, and derivatives of any
-order come out exact.
+First-order sweeps run the generated backward on the forward's saved arrays: numpy speed,
+and the primal is not run again.  When an outer tape is recording the sweep, the VJP
+instead runs the whole generated gradient on the Tensors themselves; the generated code
+(numpy calls plus inlined rules) then dispatches through numpy's protocols and records
+itself, op by op.  Because that gradient recomputes the primal from its inputs, nothing it
+uses is cut off from them, and derivatives of any order come out exact.
 
 Functions that returns several arrays (``return a, b``) are recorded as one op producing a
 hidden "hub" plus one tiny op per output (the scheme ``tf.custom_gradient`` uses); their
@@ -33,8 +34,8 @@ without the speed-up).  That happens when
   watches such reads exactly as TF does;
 * a floating-point tensor is passed in a keyword-only parameter or inside a list/tuple/dict;
 * a forward-mode ``ForwardAccumulator`` is active (it needs JVPs, which the op has none of);
-* the transpiler cannot generate the gradient (``TranspileError``: e.g. the body calls
-  ``tf.stop_gradient`` or a ``tf.custom_gradient`` function);
+* the transpiler cannot generate the gradient (``TranspileError``: e.g. the body calls a
+  ``tf`` op that is not a numpy primitive under another name, see ``tfcalls.py``);
 * the output is not one float array or a flat tuple/list of arrays.
 """
 
@@ -131,11 +132,16 @@ def _entry_for(d, args, kwargs):
         if hasattr(rec, "_tangents"):  # forward mode: follow the function's own ops
             return None
     t = d._t
-    try:
-        bound = t.signature.bind(*args, **kwargs)
-    except TypeError:
-        return None  # let the function itself raise the usual error
-    pos, kw = bound.args, bound.kwargs
+    if kwargs or len(args) not in _BINDS_AS_IS.get(t, ()):
+        try:
+            bound = t.signature.bind(*args, **kwargs)
+        except TypeError:
+            return None  # let the function itself raise the usual error
+        pos, kw = bound.args, bound.kwargs
+        if not kwargs:  # this many positional arguments bind as themselves: skip it next time
+            _BINDS_AS_IS.setdefault(t, set()).add(len(args))
+    else:
+        pos, kw = args, {}
     for v in kw.values():
         if _contains_tensor(v) and (not isinstance(v, _TensorBase) or _is_float_tensor(v)):
             return None
@@ -181,19 +187,24 @@ import weakref  # noqa: E402
 _CACHE = weakref.WeakKeyDictionary()
 """_Transformer -> {argument structure: _Entry or None (None: run op by op)}."""
 
+_BINDS_AS_IS = weakref.WeakKeyDictionary()
+"""_Transformer -> numbers of positional arguments (no keywords) known to bind without error."""
+
 
 # --- the recorded primitive ---------------------------------------------------------------
 
 class _Call:
     """Per-call state, passed to the primitive as a keyword argument (the tape keeps it with
-    the recorded op, so the VJPs of one op share it): the flat outputs and one memo."""
+    the recorded op, so the VJPs of one op share it): the flat outputs, what the generated
+    forward saved for its backward, and one memo."""
 
-    __slots__ = ("outs", "single", "memo", "__weakref__")
+    __slots__ = ("outs", "single", "memo", "saved", "__weakref__")
 
     def __init__(self):
         self.outs = None
         self.single = True
         self.memo = None
+        self.saved = None
 
     def __repr__(self):  # shown in rule error messages, keep it short
         return "<call>"
@@ -220,10 +231,15 @@ class _Entry:
             if self.connected[k]:
                 vjps[i] = self._make_vjp(k)
         fn = transformer.fn
+        self.pair = _split_pair(transformer, spec)
+        forward = self.pair.forward if self.pair is not None else None
 
         def impl(*vals, **kwargs):
             c = kwargs.pop(_KW)
-            out = fn(*vals, **kwargs)
+            if forward is not None:  # the generated forward: numpy only, keeps what bwd reads
+                out, c.saved = forward(*vals, **kwargs)
+            else:
+                out = fn(*vals, **kwargs)
             if type(out) in (tuple, list):
                 c.single = False
                 c.outs = [_as_array(o) for o in out]
@@ -255,8 +271,14 @@ class _Entry:
             parts = g.parts if isinstance(g, _Cotangent) else [g]
             seed = tuple(np.zeros(np.shape(o), dtype=o.dtype) if p is None else p
                          for p, o in zip(parts, c.outs))
-        kw[self.seed_name] = seed
-        res = self.grad_fn(*args, **kw)
+        if c.saved is not None and not _state.tapes:
+            # first order: the backward runs on the forward's saved arrays, no primal re-run
+            res = self.pair.backward(c.saved, seed)
+        else:
+            # an outer tape records this sweep: recompute from the inputs (tensors), so
+            # every value the adjoint uses stays connected to them
+            kw[self.seed_name] = seed
+            res = self.grad_fn(*args, **kw)
         if len(self.wrt) == 1:
             res = (res,)
         res = tuple(res)
@@ -276,6 +298,18 @@ class _Entry:
         for k in range(n):
             results.append(apply(_pick(n, k), (hub,), {_KW: c}))
         return tuple(results)
+
+
+def _split_pair(transformer, spec):
+    """The generated forward/backward pair, or None (not available, or not generated)."""
+    try:
+        from . import split  # noqa: F401  (the pair generator)
+    except ImportError:
+        return None
+    try:
+        return transformer.get(spec, False, mode="split")
+    except TranspileError:
+        return None
 
 
 def _connected(gen, n):
@@ -350,6 +384,8 @@ def _reads_variables(fn, args):
 
 
 def _function_reads(fn, seen, depth):
+    if isinstance(fn, _SKIP_CALLEES):  # modules (numpy's __getattr__ is slow), classes, ufuncs
+        return False
     fn = getattr(fn, "_fn", fn)  # a Differentiable callee
     fn = getattr(fn, "__func__", fn)
     if id(fn) in seen or depth > 4 or not isinstance(fn, types.FunctionType):
@@ -379,6 +415,9 @@ def _code_names(code):
             names |= _code_names(c)
     return names
 
+
+_SKIP_CALLEES = (types.ModuleType, type, types.BuiltinFunctionType, np.ufunc, np.ndarray, np.generic,
+                 int, float, complex, str, bytes, bool, type(None))
 
 _SKIP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
          np.ndarray, np.generic, np.ufunc, str, bytes, int, float, complex, bool)

@@ -108,6 +108,7 @@ class Normalizer:
         self.shared = set()      # SSA names whose array another name may share (copies, views)
         self.stack_methods = {}  # SSA name -> ("push" | "pop", stack): a generated gradient's stacks
         self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
+        self.unbound_after = set()  # range-loop targets with no value before the loop (see for_statement)
 
     # --- helpers ---------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -370,7 +371,13 @@ class Normalizer:
                 and not any(isinstance(a, ast.Starred) for a in it.args):
             args = [self.expr(a) for a in it.args]
             carried = self.enter_loop(s, s.body, exclude=[s.target.id])
+            previous = self.version.get(s.target.id)
             target = self.store(s.target.id)
+            if previous is not None and previous not in self.unbound_after:
+                # zero trips leave the target at its previous value, as in Python
+                self.emit(self.make_assign(target, ast.Name(previous, ast.Load()), s), s)
+            else:
+                self.unbound_after.add(target)   # unbound after zero trips, as in Python
             before = dict(self.version)
             self.version[s.target.id] = target
             saved_out, self.out = self.out, []

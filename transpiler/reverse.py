@@ -75,9 +75,16 @@ class Reverse:
     def run(self):
         sw = self.sweeps()
         result = sw.result
+        keep = []
         if self.preserve:
-            result = ast.Tuple([result, sw.out_value], ast.Load())
-        stmts = sw.primal + sw.seed_init + sw.adjoint + [ast.Return(result)]
+            out_value = sw.out_value
+            if any(isinstance(n, ast.For) for st in sw.adjoint for n in ast.walk(st)):
+                # adjoint loops rebind loop variables and pop old values: keep the value first
+                kept = self.ctx.namer.claim("value")
+                keep.append(ast.Assign([ast.Name(kept, ast.Store())], out_value))
+                out_value = self.load(kept)
+            result = ast.Tuple([result, out_value], ast.Load())
+        stmts = sw.primal + sw.seed_init + keep + sw.adjoint + [ast.Return(result)]
         args = _copy_args(self.core.args)
         seed_arg = ast.arg(self.seed)
         if args.vararg is not None:
@@ -210,7 +217,7 @@ class Reverse:
         Only values the adjoint reads are saved (the to-be-recorded analysis): one push
         per value per iteration.
         """
-        reads = _free_reads(adjoint)
+        reads = set().union(*(_free_loads(st) for st in adjoint))
         needed = sorted(reads & owned)
         tail = 0
         while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
@@ -456,25 +463,24 @@ class Reverse:
         return True
 
 
-def _free_reads(stmts):
-    """Names ``stmts`` read from outside: a for loop's own target is not read from outside it
-    (an inner loop that ran no times leaves no value to save)."""
-    out = set()
-    for st in stmts:
-        if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
-            out |= _free_reads(st.body) - {st.target.id}
-            out |= {n.id for n in ast.walk(st.iter) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            continue
-        out |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return out
-
-
 def _names(node):
     if isinstance(node, ast.Name):
         return [node.id]
     if isinstance(node, (ast.Tuple, ast.List)):
         return [n for e in node.elts for n in _names(e)]
     return []
+
+
+def _free_loads(node, bound=frozenset()):
+    """Names ``node`` reads, less those an adjoint ``for`` binds itself (its loop counter
+    is recomputed by ``reversed(range(...))``, so it is never saved: it may be unbound when
+    the loop ran no trip)."""
+    if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+        inner = bound | {node.target.id}
+        return _free_loads(node.iter, bound).union(*(_free_loads(s, inner) for s in node.body + node.orelse))
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in bound else set()
+    return set().union(*(_free_loads(c, bound) for c in ast.iter_child_nodes(node)))
 
 
 def _qualname(fn):

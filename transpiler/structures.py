@@ -21,7 +21,7 @@ import builtins
 import copy
 import operator
 
-from runtime.rules.containers import append_at, setitem
+from runtime.rules.containers import append_at, keys_of, setitem, slot, total
 
 from . import sugar
 from .templates import as_value
@@ -217,6 +217,8 @@ def special_call(norm, fn, node):
         raise norm.error(f"`{fn.__name__}` runs code adjoin cannot see, so it cannot be differentiated", node,
                          "write the computation as ordinary Python in the function")
     one = len(node.args) == 1 and not node.keywords
+    if getattr(node, "_keys_of", False):
+        return _call(norm, keys_of, "keys_of", [norm.argument(node.args[0])], node)
     if one and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
         if fn is builtins.sum:
             return _loop_into(norm, node.args[0], "sum", "total")
@@ -257,9 +259,10 @@ def dict_view_iteration(norm, target, it, loc):
                          "write `for key, value in d.items()`")
     load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
     d, keys = norm.ctx.namer.claim("mapping"), norm.ctx.namer.claim("keys")
+    listed = ast.Call(load("list"), [load(d)], [])
+    listed._keys_of = True          # becomes keys_of(d): no derivative flows into the keys
     setup = [sugar._mk(ast.Assign([ast.Name(d, ast.Store())], load(it.func.value.id)), loc),
-             sugar._mk(ast.Assign([ast.Name(keys, ast.Store())],
-                                  ast.Call(load("list"), [load(d)], [])), loc)]
+             sugar._mk(ast.Assign([ast.Name(keys, ast.Store())], listed), loc)]
     length = sugar._mk(ast.Call(load("len"), [load(keys)], []), loc)
 
     def bind(k):
@@ -274,14 +277,16 @@ def dict_view_iteration(norm, target, it, loc):
 
 def indexed_names(core, info):
     """Names that may hold a list, tuple or dict: indexed, summed, appended to or written into,
-    and the names they are copies of.  Their zero cotangent must not assume an array shape."""
+    read slot by slot (a container's cotangent or tangent), and the names they are copies of.
+    Their zero cotangent must not assume an array shape."""
     from .analysis import walk_assigns
     out = set()
     copies = []
     for s in walk_assigns(core.body):
         op = info.ops[id(s)]
         first = op.args[0] if op.args else None
-        if isinstance(first, ast.Name) and (op.fn in (operator.getitem, builtins.sum, setitem, append_at)):
+        if isinstance(first, ast.Name) and op.fn in (operator.getitem, builtins.sum, setitem, append_at,
+                                                     slot, total):     # (the last two: in gradients)
             out.add(first.id)
         if op.kind == "copy" and isinstance(first, ast.Name):
             copies.append((s.targets[0].id, first.id))

@@ -26,8 +26,8 @@ import numpy as np
 from . import arithmetic, shape
 from .registry import define, lookup, nondifferentiable
 from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation, item_array,
-                      keepdims_shape, normalize_axes, reduced_size, shape_of, split_like, unbroadcast,
-                      unstack)
+                      items_like, keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
+                      unbroadcast, unstack)
 from .tuples import item_seed
 
 __all__ = ["sum_like"]
@@ -74,11 +74,13 @@ def sum_like_jvp(t, ans, h, g, x, axis=None, keepdims=False):
     return sum_like(t, g, x, axis, keepdims)
 
 
-# split_like / unstack return tuples; a tuple's cotangent is an item_array (see support.py)
+# split_like / unstack return tuples; a tuple's cotangent is an item_array or a sparse Grads (see
+# support.py), read back item by item
 def split_like_vjp(h, ans, g, arrays, axis):
+    parts = items_like(h, ans)
     if axis is None:
-        return np.concatenate([np.ravel(p) for p in h])
-    return np.concatenate(list(h), axis=axis)
+        return np.concatenate([np.ravel(p) for p in parts])
+    return np.concatenate(parts, axis=axis)
 
 
 def split_like_jvp(t, ans, g, arrays, axis):
@@ -86,7 +88,7 @@ def split_like_jvp(t, ans, g, arrays, axis):
 
 
 def unstack_vjp(h, ans, g, n, axis):
-    return np.stack(list(h), axis=axis % np.ndim(g))
+    return np.stack(items_like(h, ans), axis=axis % np.ndim(g))
 
 
 def unstack_jvp(t, ans, g, n, axis):

@@ -20,10 +20,10 @@ import builtins
 import numpy as np
 
 from .registry import define, nondifferentiable, primitive
-from .support import (CONTAINER_ARITHMETIC, Grads, _slots, broadcast_like, is_basic_index,  # noqa: F401
-                      scatter_add, unbroadcast)
+from .support import (CONTAINER_ARITHMETIC, Grads, _length, _slots, broadcast_like,  # noqa: F401
+                      is_basic_index, item_array, scatter_add, unbroadcast)
 
-__all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "spread", "total",
+__all__ = ["Grads", "setitem", "append_at", "keys_of", "slot", "zero_grad", "zeros_tree", "spread", "total",
            "restructure"]
 
 
@@ -31,7 +31,7 @@ __all__ = ["Grads", "setitem", "append_at", "slot", "zero_grad", "zeros_tree", "
 def setitem(x, idx, v):
     """``x`` with ``x[idx] = v``, as a new value (``x`` itself is not changed)."""
     if isinstance(x, Grads):
-        out = Grads(x)
+        out = x.copy()
         if isinstance(v, (int, float)) and v == 0:
             out.pop(idx, None)
         else:
@@ -71,8 +71,10 @@ def slot(g, idx, like):
 
 def zero_grad(x):
     """The zero cotangent of ``x``: an empty Grads for a container, else zeros like x."""
-    if isinstance(x, (list, tuple, dict)):
-        return Grads()
+    if isinstance(x, (list, tuple, dict, Grads)):
+        out = Grads()
+        out.length = _length(x)
+        return out
     return np.zeros_like(x)
 
 
@@ -147,12 +149,21 @@ define(append_at, vjp=(append_at_vjp_lst, None, append_at_vjp_v),
 append_at.linear_in = (0, 2)
 
 
+def keys_of(d):
+    """``list(d)``: the keys of a dict, which ``for k, v in d.items()`` walks by index."""
+    return list(d)
+
+
+nondifferentiable(keys_of)      # keys carry no derivative (read back in generated gradients too)
+
+
 # --- builtins.sum over a list, tuple or array ---------------------------------------------
 
 def spread(g, items):
-    """The cotangent of each item of ``sum(items)``: ``g`` summed to that item's shape."""
+    """The cotangent of each item of ``sum(items)``: ``g`` summed to that item's shape (an
+    item_array for a list: it adds item by item, where a tuple would concatenate)."""
     if isinstance(items, (list, tuple)):
-        return tuple(unbroadcast(g, item) for item in items)
+        return item_array([unbroadcast(g, item) for item in items])
     return broadcast_like(g, items)
 
 
@@ -187,9 +198,10 @@ define(builtins.sum, vjp=(sum_vjp_items, sum_vjp_start), jvp=(sum_jvp_items, sum
 # --- np.array / np.asarray of a list of arrays ----------------------------------------------
 
 def rows_like(g, obj):
-    """The cotangent of the list (or array) ``obj`` that ``np.array(obj)`` turned into g's array."""
+    """The cotangent of the list (or array) ``obj`` that ``np.array(obj)`` turned into g's array
+    (an item_array of rows for a list, see ``spread``)."""
     if isinstance(obj, (list, tuple)):
-        return tuple(rows_like(g[i], item) for i, item in enumerate(obj))
+        return item_array([rows_like(g[i], item) for i, item in enumerate(obj)])
     return np.reshape(g, np.shape(obj))
 
 
@@ -215,7 +227,16 @@ def rows_like_jvp(t, ans, g, obj):
     return rows_like(t, obj)
 
 
-define(rows_like, vjp=(), jvp=(rows_like_jvp, None))
+def rows_like_vjp(h, ans, g, obj):
+    """The adjoint of ``rows_like``: the rows' cotangents ``h`` put back into g's array."""
+    if isinstance(obj, (list, tuple)):
+        parts = dict(_slots(h))
+        return np.stack([rows_like_vjp(parts[i], None, g[i], item) if i in parts else np.zeros_like(g[i])
+                         for i, item in enumerate(obj)])
+    return np.reshape(h, np.shape(g))
+
+
+define(rows_like, vjp=(rows_like_vjp, None), jvp=(rows_like_jvp, None))
 
 
 # --- rules for the helpers generated gradients call (so they can be differentiated again) ----
@@ -236,9 +257,54 @@ def total_jvp_t(s, ans, t, items):
     return total(s, items)
 
 
+def spread_vjp_g(h, ans, g, items):
+    """``spread`` copies g into every item, so its adjoint adds the items' cotangents up."""
+    if isinstance(items, (list, tuple)):
+        return builtins.sum((broadcast_like(v, g) for _, v in _slots(h)), np.zeros_like(g))
+    return unbroadcast(h, g)
+
+
+def total_vjp_t(h, ans, t, items):
+    """``total`` adds the items' tangents, so its adjoint hands h to each of them."""
+    if isinstance(t, (dict, list, tuple)):
+        pairs = t.items() if isinstance(t, dict) else enumerate(t)
+        out = Grads({k: unbroadcast(h, v) for k, v in pairs})
+        out.length = None if isinstance(t, dict) else len(t)
+        return out
+    return broadcast_like(h, t)
+
+
+# ... and for their adjoints, met when that code is differentiated again (all linear in h)
+def spread_vjp_g_vjp(k, out, h, ans, g, items):
+    return spread(k, items)
+
+
+def spread_vjp_g_jvp(t, out, h, ans, g, items):
+    return spread_vjp_g(t, ans, g, items)
+
+
+def total_vjp_t_vjp(k, out, h, ans, t, items):
+    return total(k, t)
+
+
+def total_vjp_t_jvp(s, out, h, ans, t, items):
+    return total_vjp_t(s, ans, t, items)
+
+
+def rows_like_vjp_vjp(k, out, h, ans, g, obj):
+    return rows_like(k, obj)
+
+
+def rows_like_vjp_jvp(t, out, h, ans, g, obj):
+    return rows_like_vjp(t, ans, g, obj)
+
+
 define(slot, vjp=(slot_vjp_g, None, None), jvp=(slot_jvp_g, None, None))
-define(spread, vjp=(), jvp=(spread_jvp_g, None))
-define(total, vjp=(), jvp=(total_jvp_t, None))
+define(spread, vjp=(spread_vjp_g, None), jvp=(spread_jvp_g, None))
+define(total, vjp=(total_vjp_t, None), jvp=(total_jvp_t, None))
+define(spread_vjp_g, vjp=(spread_vjp_g_vjp, None, None, None), jvp=(spread_vjp_g_jvp, None, None, None))
+define(total_vjp_t, vjp=(total_vjp_t_vjp, None, None, None), jvp=(total_vjp_t_jvp, None, None, None))
+define(rows_like_vjp, vjp=(rows_like_vjp_vjp, None, None, None), jvp=(rows_like_vjp_jvp, None, None, None))
 nondifferentiable(zero_grad)
 
 

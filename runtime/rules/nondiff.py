@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from .registry import nondifferentiable
+from .registry import nondifferentiable, primitive
 
 nondifferentiable(
     # comparisons
@@ -38,3 +38,12 @@ nondifferentiable(
     # step function
     np.heaviside,
 )
+
+
+@primitive
+def stop_gradient(x):
+    """``x`` as a constant: ``tf.stop_gradient`` in numpy code (on tensors it is not recorded)."""
+    return x
+
+
+nondifferentiable(stop_gradient)

@@ -19,7 +19,8 @@ numpy calls only; run on ``runtime.Tensor`` arguments it records itself on activ
 which is what makes higher derivatives work.
 """
 
-__all__ = ["Rule", "define", "nondifferentiable", "lookup", "primitive", "RULES"]
+__all__ = ["Rule", "define", "nondifferentiable", "lookup", "primitive", "RULES", "Alias", "alias",
+           "ALIASES", "alias_for", "add_alias_hook"]
 
 
 class Rule:
@@ -101,6 +102,61 @@ def lookup(fn):
         return RULES.get(_key(fn))
     except TypeError:  # unhashable callable
         return None
+
+
+class Alias:
+    """A TF-style function that computes a registered primitive under another name.
+
+    ``positional`` names the alias's parameters that become the primitive's positional
+    arguments, in order; ``keywords`` maps alias parameters to the primitive's keywords.
+    Any other parameter (except ``name``) must be left at its default.
+    """
+
+    __slots__ = ("fn", "canonical", "positional", "keywords")
+
+    def __init__(self, fn, canonical, positional, keywords):
+        self.fn, self.canonical = fn, canonical
+        self.positional, self.keywords = tuple(positional), dict(keywords)
+
+    def __repr__(self):
+        return f"<Alias {_name_of(self.fn)} -> {_name_of(self.canonical)}>"
+
+
+ALIASES = {}
+"""TF-style callable -> Alias: the primitive the transpiler writes in its place."""
+
+
+def alias(fn, canonical, positional, keywords=()):
+    """Declare that ``fn(...)`` (e.g. ``tf.sin``) is ``canonical(...)`` (``np.sin``) on numpy values.
+
+    The tape never needs this (``fn`` records ``canonical`` itself); the transpiler writes
+    ``canonical`` into generated numpy code, so ``canonical`` must have a Rule.
+    """
+    if lookup(canonical) is None:
+        raise ValueError(f"alias {_name_of(fn)} -> {_name_of(canonical)}: the target has no rule")
+    ALIASES[fn] = Alias(fn, canonical, positional, dict(keywords))
+
+
+_ALIAS_HOOKS = []
+"""Functions ``hook(fn) -> Alias or None`` that build aliases on demand (custom gradients)."""
+
+
+def alias_for(fn):
+    """The Alias of ``fn``: a declared one, else one a hook builds, else None."""
+    try:
+        spec = ALIASES.get(fn)
+    except TypeError:  # unhashable callable
+        return None
+    if spec is None:
+        for hook in _ALIAS_HOOKS:
+            spec = hook(fn)
+            if spec is not None:
+                break
+    return spec
+
+
+def add_alias_hook(hook):
+    _ALIAS_HOOKS.append(hook)
 
 
 def _name_of(fn):

@@ -19,8 +19,13 @@ def shape_of(x):
 
 def unbroadcast(g, x):
     """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape."""
-    if isinstance(g, (dict, list, tuple)):      # the cotangent of a list: `lst + [v]`, `t * 2`
-        raise TypeError(CONTAINER_ARITHMETIC)
+    gshape = getattr(g, "shape", None)
+    if gshape is not None and gshape == getattr(x, "shape", None):
+        return g  # the common case, checked with two attribute reads
+    if _adds_by_slot(x):
+        return g        # x is itself a cotangent of a container (code differentiated again)
+    if isinstance(g, (dict, list, tuple)) or isinstance(x, (dict, list, tuple)):
+        raise TypeError(CONTAINER_ARITHMETIC)   # `lst + [v]`, `t * 2` on a Python list or tuple
     gshape = shape_of(g)
     xshape = shape_of(x)
     if gshape == xshape:
@@ -36,6 +41,10 @@ def unbroadcast(g, x):
 
 def broadcast_like(t, ans):
     """Broadcast a tangent ``t`` to the shape of ``ans`` (for JVPs of broadcasting ops)."""
+    if _adds_by_slot(ans):
+        return t        # (see unbroadcast)
+    if isinstance(t, (dict, list, tuple)) or isinstance(ans, (dict, list, tuple)):
+        raise TypeError(CONTAINER_ARITHMETIC)
     ashape = shape_of(ans)
     if shape_of(t) == ashape:
         return t
@@ -77,9 +86,9 @@ def is_basic_index(idx):
 @primitive
 def scatter_add(g, x, idx):
     """A zero array shaped like ``x`` with ``g`` added at ``x[idx]`` (the adjoint of indexing)."""
-    if isinstance(x, tuple) and all(isinstance(a, np.ndarray) for a in x) \
-            and isinstance(idx, (int, np.integer)):
-        # an item of a tuple of arrays (e.g. split_like / unstack in generated gradients): dense
+    if _is_array_items(x) and isinstance(idx, (int, np.integer)):
+        # an item of a tuple of arrays (e.g. split_like / unstack in generated gradients) or of
+        # such a tuple's cotangent (an item_array, when this code is differentiated again): dense
         out = item_array([np.zeros(shape_of(a)) for a in x])
         out[idx] = g
         return out
@@ -91,6 +100,19 @@ def scatter_add(g, x, idx):
     else:
         np.add.at(out, idx, g)
     return out
+
+
+def _adds_by_slot(x):
+    """A cotangent of a container (a sparse Grads or a dense item_array): ``+`` adds it slot
+    by slot, where on a Python list or tuple it would concatenate."""
+    return isinstance(x, Grads) or isinstance(x, np.ndarray) and x.dtype == object and x.ndim == 1
+
+
+def _is_array_items(x):
+    """A tuple of arrays, or an item_array: its cotangent is an item_array."""
+    if isinstance(x, np.ndarray):
+        return x.dtype == object and x.ndim == 1
+    return isinstance(x, tuple) and all(isinstance(a, np.ndarray) for a in x)
 
 
 def scatter_add_vjp(g, ans, gin, x, idx):
@@ -163,6 +185,13 @@ def item_array(items):
     return out
 
 
+def items_like(h, likes):
+    """The cotangent ``h`` of a tuple (an item_array, tuple, sparse Grads or zero) as a list
+    with one array per item of ``likes``: zeros where h holds nothing."""
+    parts = dict(_slots(h))
+    return [parts[i] if i in parts else np.zeros(shape_of(a)) for i, a in enumerate(likes)]
+
+
 def unstack(g, n, axis):
     """The ``n`` slices of ``g`` along ``axis``, as a tuple (the adjoint of stack)."""
     ax = axis % np.ndim(g)
@@ -203,16 +232,25 @@ class Grads(dict):
     """
 
     __array_ufunc__ = None          # ndarray + Grads defers to Grads.__radd__
+    length = None                   # of the list or tuple it stands for: g[-1] reads its last slot
 
     def __add__(self, other):
-        out = Grads(self)
+        out = self.copy()
+        out.length = out.length or _length(other)
         for key, value in _slots(other):
             out[key] = out[key] + value if key in out else value
         return out
 
     __radd__ = __add__
 
+    def copy(self):
+        out = Grads(self)
+        out.length = self.length
+        return out
+
     def __missing__(self, key):
+        if isinstance(key, (int, np.integer)) and key < 0 and self.length:
+            return self[int(key) + self.length]
         return 0.0
 
     def _refuse(self, *other):
@@ -224,6 +262,16 @@ class Grads(dict):
         return f"Grads({dict.__repr__(self)})"
 
 
+def _length(value):
+    """The length of the list or tuple whose cotangent ``value`` is, if it is known."""
+    if isinstance(value, Grads):
+        return value.length
+    if isinstance(value, (list, tuple)) or isinstance(value, np.ndarray) and value.dtype == object \
+            and value.ndim == 1:
+        return len(value)
+    return None
+
+
 def _slots(value):
     """(slot, cotangent) pairs of a derivative of a container in any representation."""
     if value is None or isinstance(value, (int, float)) and value == 0:
@@ -232,7 +280,7 @@ def _slots(value):
         return value.items()
     if isinstance(value, (list, tuple)):
         return enumerate(value)
-    if isinstance(value, np.ndarray) and value.dtype == object:
+    if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 1:
         return enumerate(value)     # an item_array: the dense cotangent of a tuple of arrays
     array = np.asarray(value)
     if array.dtype == object or not np.any(array):
@@ -247,9 +295,13 @@ def _container_slot(x, idx):
             raise NotImplementedError("the derivative of a slice of a Python list is not supported; "
                                       "index single elements, or np.stack the list into an array first")
         return int(idx) % len(x)
+    if isinstance(x, Grads) and x.length and isinstance(idx, (int, np.integer)):
+        return int(idx) % x.length          # the cotangent of a list, indexed like the list
     return idx
 
 
 def scatter_into_container(g, x, idx):
     """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx``."""
-    return Grads({_container_slot(x, idx): g})
+    out = Grads({_container_slot(x, idx): g})
+    out.length = _length(x)
+    return out

@@ -26,5 +26,5 @@ def test_physics_example(capsys):
 
 
 def test_benchmark_runs():
-    ratio = load("benchmarks/interop.py").main(["--ops", "100", "--repeat", "3"])
-    assert ratio > 0
+    ratios = load("benchmarks/interop.py").main(["--ops", "100", "--repeat", "3", "--sizes", "scalar,16"])
+    assert set(ratios) == {"scalar", "16"} and all(r > 0 for r in ratios.values())

@@ -395,9 +395,41 @@ def while_array(x):
     return np.sum(y)
 
 
+# --- a variable redefined with a different shape (straight-line and across loop trips) -----
+def redefine_shapes(x):
+    y = x
+    y = np.sum(y)
+    y = y * x
+    y = np.outer(y, x)
+    return np.sum(y ** 2)
+
+
+def loop_grows_value(x):
+    h = x
+    for i in range(3):
+        h = np.concatenate([h, h * 0.5])
+    return np.sum(h ** 2)
+
+
+def loop_shrinks_value(x):
+    h = np.outer(x, x)
+    for i in range(2):
+        h = np.sum(h, axis=0) * x
+    return np.sum(h)
+
+
+def scalar_becomes_array(x):
+    s = 0.0
+    for i in range(3):
+        s = s + x * i
+    return np.sum(s ** 2)
+
+
 # --- cases -------------------------------------------------------------------------------
 CASES = [
     (if_scalar, (0.7,), 0), (if_scalar, (-0.7,), 0),
+    (redefine_shapes, (V,), 0), (loop_grows_value, (V,), 0), (loop_shrinks_value, (V,), 0),
+    (scalar_becomes_array, (V,), 0),
     (if_elif_else, (V,), 0), (if_elif_else, (V * 0.01,), 0), (if_elif_else, (-V - 1.0,), 0),
     (if_no_else, (V,), 0), (if_no_else, (-np.abs(V),), 0),
     (if_nested, (0.5, 0.3), (0, 1)), (if_nested, (0.5, -0.3), (0, 1)), (if_nested, (-0.5, 0.3), (0, 1)),

@@ -189,3 +189,25 @@ def test_more_loops_forward(fn, x):
     value, tout = jvp(fn, (x,), (t,))
     assert_close(value, fn(x))
     assert_close(tout, numeric_jvp(fn, (x,), (t,)), 1e-6, 1e-7, what=differentiate(fn, mode="forward").source)
+
+
+def _reverse_only_cube(x):
+    return x ** 3
+
+
+def _reverse_only_cube_vjp(g, ans, x):
+    return g * 3 * x ** 2
+
+
+def uses_reverse_only_primitive(x):
+    return _reverse_only_cube(x) * 2.0
+
+
+def test_primitive_without_jvp_rule_is_an_error_not_a_zero_tangent():
+    from runtime.rules import define
+    from transpiler import TranspileError, grad
+    define(_reverse_only_cube, vjp=(_reverse_only_cube_vjp,))
+    assert math.isclose(grad(uses_reverse_only_primitive)(2.0), 24.0)
+    with pytest.raises(TranspileError, match="no forward-mode rule") as e:
+        jvp(uses_reverse_only_primitive, (2.0,), (1.0,))
+    assert "test_forward.py" in str(e.value) and "_reverse_only_cube(x) * 2.0" in str(e.value)
