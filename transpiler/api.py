@@ -9,6 +9,7 @@ postpones it to the first call.
 import ast
 import functools
 import inspect
+import types
 import weakref
 
 import numpy as np
@@ -104,9 +105,14 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
 
 
 def _output_names(core):
-    ret = core.body[-1].value
-    elts = ret.elts if isinstance(ret, ast.Tuple) else [ret]
-    return [e.id for e in elts if isinstance(e, ast.Name)]
+    return _names_in(core.body[-1].value)
+
+
+def _names_in(ret):
+    """Names returned, nested tuples included (a generated forward's ``return out, (saved...)``)."""
+    if isinstance(ret, ast.Name):
+        return [ret.id]
+    return [n for e in ret.elts for n in _names_in(e)] if isinstance(ret, ast.Tuple) else []
 
 
 def _check_wrt_value(fname, pname, value):
@@ -339,12 +345,24 @@ def differentiate(fn=None, *, wrt=0, mode="reverse"):
         return lambda f: differentiate(f, wrt=wrt, mode=mode)
     if inspect.ismethod(fn) and inspect.isfunction(fn.__func__):
         # a bound method (model.__call__): wrt counts the visible parameters, self is fixed
-        shifted = tuple(w + 1 if isinstance(w, int) and not isinstance(w, bool) and w >= 0 else w
-                        for w in (wrt if isinstance(wrt, (tuple, list)) else (wrt,)))
-        inner = Differentiable(fn.__func__, wrt=shifted if isinstance(wrt, (tuple, list)) else shifted[0],
-                               mode=mode)
-        return _BoundDifferentiable(inner, fn.__self__)
+        return _BoundDifferentiable(Differentiable(fn.__func__, wrt=_past_self(wrt), mode=mode), fn.__self__)
     return Differentiable(fn, wrt=wrt, mode=mode)
+
+
+def _past_self(wrt):
+    """``wrt`` of a bound method, counted on its function (self is parameter 0)."""
+    shifted = tuple(w + 1 if isinstance(w, int) and not isinstance(w, bool) and w >= 0 else w
+                    for w in (wrt if isinstance(wrt, (tuple, list)) else (wrt,)))
+    return shifted if isinstance(wrt, (tuple, list)) else shifted[0]
+
+
+def _unbind(f, wrt):
+    """``(function, self or None, wrt)``: a bound method (``model.loss``, or the gradient of one)
+    is differentiated as its function with ``self`` fixed, so ``wrt=0`` is never ``self``."""
+    target = f.function if isinstance(f, GradientFunction) and f._kind == "grad" else f
+    if inspect.ismethod(target) and inspect.isfunction(target.__func__):
+        return target.__func__, target.__self__, _past_self(wrt)
+    return f, None, wrt
 
 
 class GradientFunction:
@@ -355,6 +373,8 @@ class GradientFunction:
     """
 
     def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False):
+        self._given = (f, wrt)
+        f, self._self, wrt = _unbind(f, wrt)
         self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
         self._optimized, self._check_dims = optimized, check_dims
         self._t = _transformer(f)
@@ -368,13 +388,16 @@ class GradientFunction:
     @property
     def function(self):
         """The generated Python function itself (plain source, so it can be transformed again)."""
-        return self._generated().function
+        fn = self._generated().function
+        return fn if self._self is None else types.MethodType(fn, self._self)
 
     def _generated(self):
         return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad",
                            optimized=self._optimized)
 
     def __call__(self, *args, **kwargs):
+        if self._self is not None:
+            args = (self._self,) + args
         if self._kind == "value_and_grad":
             g, value = self._t.call(self._wrt, True, args, kwargs)
             return value, g
@@ -395,8 +418,7 @@ class GradientFunction:
         return self._generated().source
 
     def __reduce__(self):
-        return (_rebuild, (self._f, self._wrt, self._preserve, self._kind, self._optimized,
-                           self._check_dims))
+        return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
@@ -450,11 +472,17 @@ def jvp(f, primals, tangents, wrt=None):
     primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
     if wrt is None:
         wrt = f._wrt if isinstance(f, Differentiable) else tuple(range(len(primals)))
+    f, bound, wrt = _unbind(f, wrt)
+    if bound is not None:
+        primals = (bound,) + primals
     return _jvp(_transformer(f), wrt, primals, tangents)
 
 
 def vjp(f, *args, wrt=0, **kwargs):
     """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
+    f, bound, wrt = _unbind(f, wrt)
+    if bound is not None:
+        args = (bound,) + args
     return _split_vjp(_transformer(f), wrt, args, kwargs)
 
 

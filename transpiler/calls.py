@@ -17,6 +17,12 @@ Callees only known at run time -- a method of a parameter (``self.layer(x)``), a
 passed as an argument (``f(x)`` for a parameter ``f``) -- go through ``call_forward`` /
 ``call_backward`` / ``call_jvp``, which find the function when called and use the same cache
 (a primitive with a rule, such as ``np.sin`` passed as ``f``, uses its rule).
+
+Generated code is differentiated again (``hvp``, ``grad(grad(f))``) the same way: a call to
+``fwd_g``/``bwd_g`` is a call to a user function whose source is the generated pair (so it
+gets ``fwd_fwd_g``..., and recursion stays recursion), its ``saved`` tuple a tuple-valued
+result and parameter moved item by item with ``item_seed``; ``call_forward``/``call_backward``
+are read as the plain Python of again.py.
 """
 
 import ast
@@ -41,8 +47,9 @@ _IN_PROGRESS = set()     # (function, wrt, mode) being generated now: reference 
 def user_function(fn):
     """``(python function, bound self or None)`` for a callable adjoin can transform, else None."""
     from .api import Differentiable, GradientFunction, _BoundDifferentiable
-    if isinstance(fn, _Proxy):
-        return fn, None                     # generated code differentiated again: refused below
+    if isinstance(fn, _Proxy):              # generated code differentiated again: its own source
+        from .again import readable
+        return (readable(fn), None) if fn.role != "jvp" else None
     if isinstance(fn, GradientFunction):    # grad(g)(x) inside f: its generated code, differentiated
         return (fn.function, None) if fn._kind == "grad" and not fn._preserve else None
     if isinstance(fn, _BoundDifferentiable):
@@ -52,6 +59,9 @@ def user_function(fn):
     if isinstance(fn, types.MethodType):
         inner = user_function(fn.__func__)
         return (inner[0], fn.__self__) if inner is not None and inner[1] is None else None
+    if fn is call_forward or fn is call_backward:    # generated code differentiated again
+        from . import again
+        return (again.forward_again if fn is call_forward else again.backward_again), None
     if isinstance(fn, types.FunctionType):
         mod = getattr(fn, "__module__", None) or ""
         if mod.startswith(("numpy", "runtime.")) or mod == "runtime":
@@ -71,7 +81,10 @@ def label(fn):
     """A readable identifier for a function: ``MLP.__call__`` -> ``MLP_call``."""
     if isinstance(fn, Specialised):       # one per call shape: g(x, y, scale=s) -> g_2_scale
         return "_".join([label(fn.__wrapped__), str(fn.nvar)] + list(fn.keys))
-    parts = [p.strip("_") for p in fn.__qualname__.replace("<locals>.", "").split(".")]
+    qualname = fn.__qualname__
+    if qualname.startswith("__adjoin_bind__."):       # generated code (fwd_g), differentiated again
+        qualname = fn.__name__
+    parts = [p.strip("_") for p in qualname.replace("<locals>.", "").split(".")]
     return "_".join(p for p in parts if p) or "f"
 
 
@@ -101,6 +114,11 @@ class _Proxy:
             return gen, gen.node, gen.code
         i = 0 if self.role == "forward" else 1
         return gen, gen.nodes[i], gen.codes[i]
+
+    def function(self):
+        """The generated Python function itself (its source is registered), for transforming again."""
+        gen = self.generated()
+        return gen.forward if self.role == "forward" else gen.backward
 
     def __call__(self, *args, **kwargs):
         target = self._target
@@ -194,7 +212,7 @@ def _call_parts(rev, op, s):
     node = op.node
     info = rev.info
     static = getattr(node, "_prim", None)
-    if isinstance(static, _Proxy):
+    if isinstance(static, _Proxy) and static.role == "jvp":
         raise rev.ctx.error(f"differentiating generated code again through its call to {static.__name__}() "
                             "is not supported yet (higher derivatives of functions that call user "
                             "functions)", node, "inline the callee for higher derivatives, or nest "
@@ -245,6 +263,12 @@ def _static_wrt(rev, op, static, args, keywords, active):
         if pname in wrt:
             raise rev.ctx.error(f"two arguments bind to parameter {pname}", op.node, "pass it once")
         wrt.append(pname)
+    beyond = set(wrt) - set(getattr(fn, "_adjoin_recompute_wrt", wrt))
+    if beyond:      # see again.recompute_pair: those parameters reach its gradient as constants
+        raise rev.ctx.error(f"differentiating again with respect to {', '.join(sorted(beyond))}, which the "
+                            f"first gradient of {fn.__name__[4:]}() (a function with loops) held constant, "
+                            "is not supported", op.node, "differentiate both times with respect to the "
+                            "same arguments, or nest runtime.GradientTape blocks")
     self_expr = None
     if bound_self is not None:
         func = op.node.func
@@ -317,13 +341,29 @@ class Specialised:
                 return self.generic_visit(n)
 
             def visit_Call(self, n):
+                n.args = [a for arg in n.args for a in self._spread(arg)]
+                n.keywords = [k for kwd in n.keywords for k in self._spread_keywords(kwd)]
                 f = n.func
+                if isinstance(f, ast.Name) and f.id == "tuple" and len(n.args) == 1 and not n.keywords \
+                        and isinstance(n.args[0], ast.Name) and n.args[0].id == kw:
+                    return ast.copy_location(ast.Tuple([ast.Constant(k) for k in keys], ast.Load()), n)
                 if isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name) \
                         and f.value.id == kw and n.args and isinstance(n.args[0], ast.Constant):
                     if n.args[0].value in keys:
                         return ast.copy_location(ast.Name(f"{kw}_{n.args[0].value}", ast.Load()), n)
                     return self.visit(n.args[1]) if len(n.args) > 1 else ast.copy_location(ast.Constant(None), n)
                 return self.generic_visit(n)
+
+            def _spread_keywords(self, kwd):      # g(**kw) -> g(scale=kw_scale)
+                if kwd.arg is None and isinstance(kwd.value, ast.Name) and kwd.value.id == kw:
+                    return [ast.keyword(k, ast.copy_location(ast.Name(f"{kw}_{k}", ast.Load()), kwd.value))
+                            for k in keys]
+                return [self.visit(kwd)]
+
+            def _spread(self, arg):      # g(*xs) -> g(xs_0, xs_1)
+                if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id == var:
+                    return [ast.copy_location(ast.Name(f"{var}_{i}", ast.Load()), arg) for i in range(nvar)]
+                return [arg]
 
         node.body = [Rewrite().visit(st) for st in node.body]
         ast.fix_missing_locations(node)
@@ -387,13 +427,12 @@ def reverse_call(rev, op, s, g, block, has):
     s._primal = [ast.copy_location(primal, s)]
     s._tape = tape
     size = _call_results(rev).get(target)
-    if isinstance(size, int):
-        seed = ast.Tuple([_item_adjoint(rev, has, target, i) for i in range(size)], ast.Load())
-    elif size == "run time":
-        keys = [i for i in rev._call_items[target] if _item_key(target, i) in has]
-        seed = ast.Call(ctx.ref(item_seed, "item_seed"), [ast.Name(target, ast.Load()), ast.Dict(
-            [ast.Constant(i) for i in keys], [ast.Name(rev.adj(_item_key(target, i)), ast.Load()) for i in keys])],
-            [])
+    if size is not None:     # item_seed(t, (0, 1), (bh, by)): code transformed again follows each item
+        items = range(size) if isinstance(size, int) else rev._call_items[target]
+        keys = [i for i in items if _item_key(target, i) in has]
+        seed = ast.Call(ctx.ref(item_seed, "item_seed"), [
+            ast.Name(target, ast.Load()), ast.Tuple([ast.Constant(i) for i in keys], ast.Load()),
+            ast.Tuple([ast.Name(rev.adj(_item_key(target, i)), ast.Load()) for i in keys], ast.Load())], [])
     else:
         seed = g
     grads = ast.Call(bwd, [ast.Name(tape, ast.Load()), seed], [])
@@ -412,14 +451,6 @@ def _give(rev, block, has, atom, expr):
 
 def _item_key(target, i):
     return f"{target}_{i}" if i >= 0 else f"{target}_neg{-i}"
-
-
-def _item_adjoint(rev, has, target, i):
-    key = _item_key(target, i)
-    if key in has:
-        return ast.Name(rev.adj(key), ast.Load())
-    item = ast.Subscript(ast.Name(target, ast.Load()), ast.Constant(i), ast.Load())
-    return ast.Call(rev.ctx.ref_attr(np, "np", "zeros_like"), [item], [])
 
 
 def _call_results(rev):
@@ -442,6 +473,14 @@ def _call_results(rev):
         other.update(n for _, n in sop.operands())
     for st in rev.core.body[-1:]:
         other.update(n.id for n in ast.walk(st) if isinstance(n, ast.Name))
+    if _generated(rev):
+        # generated code read again: ``a, b = saved`` gives ``saved`` one item_seed cotangent (not
+        # a sum of scatters, which a further derivative could not add up), see parameter_seeds
+        for w in rev.wrt:
+            if w in items and w not in other:
+                defs[w] = "run time"
+                rev._call_items = getattr(rev, "_call_items", {})
+                rev._call_items[w] = sorted(items[w])
     for st in walk_assigns(rev.core.body):
         sop = rev.info.ops[id(st)]
         if sop.kind != "call":
@@ -458,6 +497,35 @@ def _call_results(rev):
             rev._call_items = getattr(rev, "_call_items", {})
             rev._call_items[target] = sorted(items[target])
     return defs
+
+
+def _generated(rev):
+    """Is ``rev`` transforming generated code again (a callee's fwd_g/bwd_g)?"""
+    return rev.ctx.parsed.fn.__qualname__.startswith("__adjoin_bind__.")
+
+
+def zero_parameter(rev, w):
+    """The zero gradient of generated code's parameter ``w`` (``saved`` may hold tuples): or None."""
+    if not _generated(rev):
+        return None
+    from runtime.rules.containers import zero_grad
+    return ast.Call(rev.ctx.ref(zero_grad, "zero_grad"), [ast.Name(w, ast.Load())], [])
+
+
+def parameter_seeds(rev, has):
+    """``bsaved = item_seed(saved, (0, 2), (bsaved_0, bsaved_2))`` for parameters read item by item."""
+    out = []
+    for w in rev.wrt:
+        if _call_results(rev).get(w) is None:
+            continue
+        keys = [i for i in rev._call_items[w] if _item_key(w, i) in has]
+        if not keys:
+            continue
+        seed = ast.Call(rev.ctx.ref(item_seed, "item_seed"), [
+            ast.Name(w, ast.Load()), ast.Tuple([ast.Constant(i) for i in keys], ast.Load()),
+            ast.Tuple([ast.Name(rev.adj(_item_key(w, i)), ast.Load()) for i in keys], ast.Load())], [])
+        out.append(ast.Assign([ast.Name(rev.adj(w), ast.Store())], seed))
+    return out
 
 
 def tuple_item(rev, op, s, g, block, has):
@@ -608,7 +676,10 @@ def callee_sources(ctx, seen=None):
         if gen.ctx is ctx:
             continue
         what = "tangent" if obj.role == "jvp" else "forward/backward pair"
-        parts.append(f"# --- {what} of the callee {obj.fn.__qualname__} (wrt {', '.join(obj.wrt)}) ---\n"
+        name = obj.fn.__qualname__
+        if name.startswith("__adjoin_bind__."):
+            name = f"{obj.fn.__name__} (generated)"
+        parts.append(f"# --- {what} of the callee {name} (wrt {', '.join(obj.wrt)}) ---\n"
                      + gen.own_source.rstrip("\n"))
         parts.extend(callee_sources(gen.ctx, seen))
     return parts

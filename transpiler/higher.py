@@ -10,12 +10,14 @@ passes read it like any user function:
 * ``jacobian(f)`` -- forward mode (one jvp per input element) when the input is smaller
   than the output, reverse mode (one vjp per output element) otherwise.
 
-Every derived function has ``.source``: the generated module it runs.
+Every derived function has ``.source``: the generated module it runs.  Calls to user
+functions (recursion, functions and objects passed as arguments) work at every order: the
+callees' generated pairs are transformed again too (calls.py, again.py).
 """
 
 import numpy as np
 
-from .api import GradientFunction, _transformer, grad
+from .api import GradientFunction, _transformer, _unbind, grad
 
 __all__ = ["hvp", "hessian", "jacobian", "Derived"]
 
@@ -55,9 +57,19 @@ class Derived:
 
 
 def _hvp_gen(f, wrt):
+    return _hvp_parts(f, wrt)[:2]
+
+
+def _hvp_parts(f, wrt):
+    """(transformer, tangent of the gradient, bound self or None, wrt on the function)."""
     g = grad(f, wrt=wrt)
-    t = _transformer(g)
-    return t, t.get(wrt, False, mode="forward")
+    fn, bound, w = _unbind(g, wrt)
+    t = _transformer(fn)
+    return t, t.get(w, False, mode="forward"), bound, w
+
+
+def _with_self(bound, args):
+    return tuple(args) if bound is None else (bound,) + tuple(args)
 
 
 def hvp(f, *primals_and_v, wrt=0):
@@ -74,8 +86,9 @@ def hvp(f, *primals_and_v, wrt=0):
         *primals, v = args
         if len(primals) == 1 and isinstance(primals[0], tuple):
             primals = primals[0]
-        t, gen = _hvp_gen(f, wrt)
-        t.check(gen, tuple(primals), {})
+        t, gen, bound, _ = _hvp_parts(f, wrt)
+        primals = _with_self(bound, primals)
+        t.check(gen, primals, {})
         return gen.function(*primals, **{gen.seed_name[0]: v})[1]
 
     d = Derived("hvp", _fn(f), wrt, run, [lambda: _hvp_gen(f, wrt)[1].source])
@@ -93,8 +106,9 @@ def hessian(f, wrt=0):
     Built from one forward-over-reverse Hessian-vector product per element of x.
     """
     def run(*args):
-        t, gen = _hvp_gen(f, wrt)
-        i = _index(t, wrt)
+        t, gen, bound, w = _hvp_parts(f, wrt)
+        args = _with_self(bound, args)
+        i = _index(t, w)
         x = np.asarray(args[i], dtype=float)
         t.check(gen, args, {})
         cols = []
@@ -116,12 +130,14 @@ def jacobian(f, wrt=0, mode="auto"):
     """
     if mode not in ("auto", "forward", "reverse"):
         raise ValueError(f"mode={mode!r}: use 'auto', 'forward' or 'reverse'")
-    t = _transformer(f)
+    fn, bound, wrt_fn = _unbind(f, wrt)
+    t = _transformer(fn)
 
     def run(*args):
-        i = _index(t, wrt)
+        args = _with_self(bound, args)
+        i = _index(t, wrt_fn)
         x = np.asarray(args[i], dtype=float)
-        fwd = t.get(wrt, False, mode="forward")
+        fwd = t.get(wrt_fn, False, mode="forward")
         t.check(fwd, args, {})
         m = mode
         if m == "auto":
@@ -136,7 +152,7 @@ def jacobian(f, wrt=0, mode="auto"):
                 cols.append(np.asarray(col, dtype=float))
             out_shape = np.shape(out) if out is not None else np.shape(t.fn(*args))
             return np.stack(cols, axis=-1).reshape(out_shape + x.shape)
-        rev = t.get(wrt, False)
+        rev = t.get(wrt_fn, False)
         out = np.asarray(t.fn(*args), dtype=float)
         rows = []
         for k in range(out.size):
@@ -146,7 +162,7 @@ def jacobian(f, wrt=0, mode="auto"):
             rows.append(np.asarray(rev.function(*args, **{rev.seed_name: seed}), dtype=float))
         return np.stack(rows).reshape(out.shape + x.shape)
 
-    sources = [lambda: t.get(wrt, False, mode="forward").source, lambda: t.get(wrt, False).source]
+    sources = [lambda: t.get(wrt_fn, False, mode="forward").source, lambda: t.get(wrt_fn, False).source]
     if mode == "reverse":
         sources.reverse()
     return Derived("jacobian", _fn(f), wrt, run, sources)

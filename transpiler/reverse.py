@@ -55,6 +55,22 @@ class Reverse:
     def np_call(self, attr, *args):
         return ast.Call(self.ctx.ref_attr(np, "np", attr), list(args), [])
 
+    def _ones_like(self, out):
+        """The default seed of one output; a nested tuple gets a tuple of them."""
+        if isinstance(out, ast.Tuple):
+            return ast.Tuple([self._ones_like(o) for o in out.elts], ast.Load())
+        return self.np_call("ones_like", out)
+
+    def _output_seeds(self, out, seed):
+        """(output name, its seed expression) pairs; nested tuples (a generated forward's
+        ``return out, (saved...)``, differentiated again) are seeded item by item."""
+        if isinstance(out, ast.Name):
+            return [(out, seed)]
+        if not isinstance(out, ast.Tuple):
+            return []
+        return [pair for i, o in enumerate(out.elts)
+                for pair in self._output_seeds(o, ast.Subscript(seed, ast.Constant(i), ast.Load()))]
+
     # --- the sweep ---------------------------------------------------------------------
     def run(self):
         sw = self.sweeps()
@@ -101,7 +117,7 @@ class Reverse:
         if scalar_out:
             seed_default = ast.Constant(1.0)
         else:
-            ones = [self.np_call("ones_like", o) for o in outs]
+            ones = [self._ones_like(o) for o in outs]
             init = ast.Tuple(ones, ast.Load()) if is_tuple else ones[0]
             seed = ast.IfExp(ast.Compare(self.load(self.seed), [ast.Is()], [ast.Constant(None)]),
                              init, self.load(self.seed))
@@ -109,10 +125,8 @@ class Reverse:
 
         adjoint = []
         has = set()
-        for i, o in enumerate(outs):
-            if isinstance(o, ast.Name) and info.needs_adjoint(o.id):
-                g = ast.Subscript(self.load(self.seed), ast.Constant(i), ast.Load()) if is_tuple \
-                    else self.load(self.seed)
+        for o, g in self._output_seeds(out_value, self.load(self.seed)):
+            if info.needs_adjoint(o.id):
                 self.contribute(adjoint, has, o.id, g)
         self.stack = None
         primal = self.sweep(body, adjoint, has)
@@ -125,12 +139,13 @@ class Reverse:
                 ast.Assign([ast.Name(self.pop, ast.Store())], ast.Attribute(self.load(self.stack), "pop", ast.Load()))]
         adjoint[0:0] = stacks.adjoint_prelude(self)
 
+        adjoint.extend(calls.parameter_seeds(self, has))     # bsaved = item_seed(saved, ...)
         grads = []
         for w in self.wrt:
             if w in has:
                 grads.append(self.load(self.adj(w)))
             else:
-                grads.append(self.np_call("zeros_like", self.load(w)))
+                grads.append(calls.zero_parameter(self, w) or self.np_call("zeros_like", self.load(w)))
         result = grads[0] if len(grads) == 1 else ast.Tuple(grads, ast.Load())
         return types.SimpleNamespace(primal=primal, seed_init=seed_init, adjoint=adjoint, result=result,
                                      out_value=out_value, seed_default=seed_default)

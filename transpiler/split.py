@@ -142,4 +142,6 @@ def transform_split(fn, wrt=0, note=None):
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     codes = [to_source(fwd), to_source(bwd)]
     functions = [compile_function(node, code, ctx) for node, code in zip((fwd, bwd), codes)]
-    return Split(ctx, stages, (fwd, bwd), codes, functions, names, single, note)
+    split = Split(ctx, stages, (fwd, bwd), codes, functions, names, single, note)
+    split.saves_stack = rev.stack in kept      # read again as again.recompute_pair
+    return split

@@ -28,6 +28,7 @@ from .registry import define, lookup, nondifferentiable
 from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation, item_array,
                       items_like, keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
                       unbroadcast, unstack)
+from .tuples import item_seed
 
 __all__ = ["sum_like"]
 
@@ -219,3 +220,19 @@ def _bilinear(module, prim, extra=""):
 
 _bilinear(arithmetic, np.matmul)
 _bilinear(shape, np.dot, extra=", out=None")
+
+
+# item_seed(value, keys, items): a called function's tuple cotangent from its items' cotangents.
+# Linear in the items (a tuple: each gets its slot of h); nothing flows to ``value``.
+def item_seed_vjp_items(h, ans, value, keys, items):
+    from .containers import slot
+    n = len(value) if isinstance(value, tuple) else 0
+    return tuple(slot(h, i % n if n else i, value[i]) for i in keys)
+
+
+def item_seed_jvp_items(t, ans, value, keys, items):
+    return item_seed(value, keys, t)
+
+
+item_seed_vjp_items.call_by_name = item_seed_jvp_items.call_by_name = True
+define(item_seed, vjp=(None, None, item_seed_vjp_items), jvp=(None, None, item_seed_jvp_items))
