@@ -7,6 +7,7 @@ BLAS runs on one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS say otherw
 2-core machine threaded matrix products spin and every variant measured the same ~48 ms.
 """
 
+import gc
 import os
 import sys
 import time
@@ -49,14 +50,22 @@ def hand_written(W1, b1, W2, b2, X, Y):
     return dW1, db1, dW2, db2
 
 
-def best_of(fn, args, repeat=30):
-    fn(*args)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
+def best_of(variants, args, repeat=30, rounds=3):
+    """(best, median) seconds of each callable: ``rounds`` blocks of ``repeat`` runs, the blocks of
+    the variants alternating, so a slow spell of the machine does not land on one variant."""
+    for fn in variants:
         fn(*args)
-        times.append(time.perf_counter() - t)
-    return min(times), float(np.median(times))
+    times = [[] for _ in variants]
+    gc.collect()
+    gc.disable()                  # as timeit does: a collection landing in one run is noise
+    for _ in range(rounds):
+        for k, fn in enumerate(variants):
+            for _ in range(repeat):
+                t = time.perf_counter()
+                fn(*args)
+                times[k].append(time.perf_counter() - t)
+    gc.enable()
+    return [(min(ts), float(np.median(ts))) for ts in times]
 
 
 def main():
@@ -81,9 +90,8 @@ def main():
     for a, b in zip(gen.function(*args), hand_written(*args)):
         np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-10)
 
-    rows = [("hand-written numpy", best_of(hand_written, args)),
-            ("transpiler (generated code)", best_of(gen.function, args)),
-            ("transpiler via grad(f) wrapper", best_of(g, args))]
+    names = ["hand-written numpy", "transpiler (generated code)", "transpiler via grad(f) wrapper"]
+    variants = [hand_written, gen.function, g]
     try:
         import autograd
         import autograd.numpy as anp
@@ -99,8 +107,12 @@ def main():
         ag = autograd.grad(aloss, argnum=(0, 1, 2, 3))
         for a, b in zip(ag(*args), hand_written(*args)):
             np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-10)
-        rows.append(("autograd", best_of(ag, args)))
+        names.append("autograd")
+        variants.append(ag)
     except ImportError:
+        pass
+    rows = list(zip(names, best_of(variants, args)))
+    if "autograd" not in names:
         rows.append(("autograd (not installed)", (float("nan"), float("nan"))))
 
     base = rows[0][1][0]
