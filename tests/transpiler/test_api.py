@@ -212,3 +212,22 @@ def test_cli_prints_and_writes_a_standalone_module(tmp_path):
     gw, gb = sm.affine_loss.grad(w, 0.2, X)
     assert_close(got[3:6], gw)
     assert_close(got[6], gb)
+
+
+def _nested_outputs(x):
+    a = np.sin(x)
+    return a * 2.0, (x * a, np.sum(x ** 2))
+
+
+def test_vjp_of_nested_tuple_output_seeds_every_item():
+    from transpiler import vjp as vjp_fn
+    x = np.array([0.3, 0.7])
+    _, pullback = vjp_fn(_nested_outputs, x)
+    got = pullback((np.ones(2), (np.array([1.0, -2.0]), 0.5)))
+
+    def flat(x):
+        first, (second, third) = _nested_outputs(x)
+        return np.concatenate([first, second, [third]])
+
+    want = numeric_vjp(flat, (x,), 0, np.array([1.0, 1.0, 1.0, -2.0, 0.5]))
+    np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-9)
