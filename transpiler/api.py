@@ -25,7 +25,6 @@ from .normalize import normalize
 from .optimize import optimize
 from .parsing import parse_function
 from .reverse import reverse
-from .tfcalls import rewrite_tf_calls
 from runtime.rules.containers import restructure
 
 from .split import transform_split
@@ -82,7 +81,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
-    core = rewrite_tf_calls(normalize(ctx), ctx)
+    core = normalize(ctx)
     outputs = _output_names(core)
     info = analyze(core, names, outputs, floats)
     import copy

@@ -24,6 +24,7 @@ from . import inline
 from .errors import Unresolved
 from .parsing import MISSING
 from . import stacks, structures, sugar
+from .tfcalls import rewrite_tf_calls
 
 __all__ = ["normalize", "ARRAY_METHODS", "CONSTANT_ATTRS"]
 
@@ -794,8 +795,9 @@ class Normalizer:
 
 
 def normalize(ctx):
-    """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef."""
-    return Normalizer(ctx).run()
+    """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef
+    (``tf.*`` calls already written as the numpy primitives they are: tfcalls.py)."""
+    return rewrite_tf_calls(Normalizer(ctx).run(), ctx)
 
 
 # --- control flow on the user's AST: jumps become structure ------------------------------

@@ -27,7 +27,6 @@ from .context import Context
 from .normalize import normalize
 from .optimize import optimize
 from .parsing import parse_function
-from .tfcalls import rewrite_tf_calls
 from .reverse import Reverse, function_def
 
 __all__ = ["Split", "transform_split"]
@@ -98,7 +97,7 @@ def transform_split(fn, wrt=0, note=None):
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
-    core = rewrite_tf_calls(normalize(ctx), ctx)
+    core = normalize(ctx)
     info = analyze(core, names, _output_names(core))
     fname = ctx.namer.claim(f"fwd_{calls.label(fn)}")
     bname = ctx.namer.claim(f"bwd_{calls.label(fn)}")
