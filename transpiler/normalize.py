@@ -261,7 +261,9 @@ class Normalizer:
             if structures.method_statement(self, s):
                 return
             value = self.value(s.value)
-            if isinstance(value, ast.Call):
+            if getattr(value, "_stack_pop", None):
+                self.temp(value, s)     # a bare pop() is named, so each pass mirrors it (stacks.py)
+            elif isinstance(value, ast.Call):
                 self.emit(ast.Expr(value), s)
             return
         if isinstance(s, ast.Assert):

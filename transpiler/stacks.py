@@ -23,6 +23,9 @@ active stack:
   before the pushes they undo, so the adjoint stack hands each push exactly the adjoint of
   the value it saved.
 
+Normalize names the value of a bare ``pop()`` (``t = pop()``), so the next pass mirrors that
+pop too (a third derivative reads the bare ``bpop()`` of a second-order adjoint loop).
+
 The generated code uses the same idiom for its adjoint stack, so a third transformation
 reads it like the first.
 """

@@ -4,7 +4,7 @@ Second derivatives of every reverse-mode corpus (tests/transpiler/corpus.py: str
 code, control flow, and the corpora still to come), loops included -- grad(f) seeds with
 ones, so for an array-valued f these are derivatives of sum(f): hvp == finite differences of
 the gradient, grad(grad(f)) == hvp along ones; analytic Hessians; third derivatives (one
-through a loop's stacks); hessian/jacobian.
+through loops' stacks, nested ones included); hessian/jacobian.
 """
 
 import math
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.fd import assert_close, numeric_jvp
+from tests.fd import assert_close, numeric_jvp, numeric_vjp
 from tests.transpiler import corpus as corpora
 from tests.transpiler import test_control_flow as flow
 from tests.transpiler import test_forward as fwd_tests
@@ -346,3 +346,35 @@ def test_hessian_and_jacobian_of_loops():
         fd = np.stack([numeric_jvp(f, (x,), (e,)) for e in np.eye(5)], axis=-1)
         for mode in ("forward", "reverse"):
             assert_close(jacobian(f, mode=mode)(x), fd, 1e-6, 1e-7, what=f"{f.__name__} {mode}")
+
+
+# --- third order through loops: second-order code pops values it does not read -----------------
+# The adjoint of a push whose value needs no adjoint is a bare `bpop()`; at third order each pass
+# must mirror it like any other pop, or the adjoint (and tangent) stacks stop pairing up.
+THIRD_ORDER_LOOPS = {      # every nested loop of the control-flow corpus, and a sample of the rest
+    "control_flow": ["for_nested", "for_break_nested", "while_in_for", "for_continue", "while_counter"],
+    "structures": ["set_in_loop", "list_stack_matmul", "list_comprehension_if", "list_of_lists",
+                   "dict_items_loop", "dict_comprehension"],
+}
+
+
+def _listed(case_id):
+    module, name = case_id.split("-")[0].split(".")
+    return name in THIRD_ORDER_LOOPS.get(module, ())
+
+
+THIRD_CASES = [c for c in CASES if _listed(c[0])]
+
+
+def test_third_order_cases_are_found():
+    assert len(THIRD_CASES) >= sum(map(len, THIRD_ORDER_LOOPS.values()))
+
+
+@pytest.mark.parametrize("fn,args,w", [c[1:] for c in THIRD_CASES], ids=[c[0] for c in THIRD_CASES])
+def test_third_derivatives_through_loops(fn, args, w):
+    g2 = grad(grad(fn, wrt=w), wrt=w)
+    g3 = grad(g2, wrt=w)(*args)
+    ones = np.ones(np.shape(g2(*args)))
+    assert_close(g3, numeric_vjp(g2, args, w, ones, eps=1e-5), 1e-5, 1e-6, what=f"{fn.__name__} vs fd")
+    # forward over reverse over reverse: the tangent stacks mirror the same pops
+    assert_close(hvp(grad(fn, wrt=w), tuple(args), ones, wrt=w), g3, 1e-9, 1e-10, what=f"{fn.__name__} hvp")
