@@ -157,12 +157,17 @@ def _make_pair(fn, wrt):
     names = [p for p in sig.parameters]
     label = calls.label(fn)
     saved = ", ".join(names) + ("," if len(names) == 1 else "")
+    # the cotangent's name must differ from the callee's parameters, which `saved` rebinds
+    # (a generated gradient read again has a parameter called `bout` itself)
+    seed = "bout"
+    while seed in names:
+        seed = "b" + seed
     source = (f"def fwd_{label}({', '.join(params)}):\n"
               f"    value = __callee({', '.join(passed)})\n"
               f"    return value, ({saved})\n\n\n"
-              f"def bwd_{label}(saved, bout):\n"
+              f"def bwd_{label}(saved, {seed}):\n"
               f"    {saved} = saved\n"
-              f"    return __gradient({', '.join(held_args)}, {full.seed_name}=bout)\n")
+              f"    return __gradient({', '.join(held_args)}, {full.seed_name}={seed})\n")
     _exec(source, f"<adjoin recompute pair of {fn.__qualname__}>", namespace)
     forward = namespace[f"fwd_{label}"]
     forward._adjoin_recompute_wrt = wrt

@@ -247,3 +247,14 @@ def test_mixed_partials_through_a_looped_callee_are_refused():
         return sum(np.sum(g) for g in first(x, V))
 
     assert_close(both(X, V), np.array([_fd(total, X, e) for e in np.eye(3)]), 1e-6, 1e-8)
+
+
+def test_third_derivative_through_a_callee_with_a_while_loop():
+    # read a third time, the recompute pair of a callee's generated gradient has a parameter
+    # named `bout` itself; the pair's own cotangent must not be shadowed by it (it was: a
+    # silently wrong third derivative)
+    x = np.array([0.00123015, 0.29874554, -0.27413786, -0.89059184])
+    g2 = grad(grad(c.c_callee_while))
+    eps = 1e-5
+    want = np.array([(np.sum(g2(x + eps * e)) - np.sum(g2(x - eps * e))) / (2 * eps) for e in np.eye(4)])
+    assert_close(grad(grad(grad(c.c_callee_while)))(x), want, 1e-5, 1e-7)
