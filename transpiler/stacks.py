@@ -60,11 +60,9 @@ def check_uses(norm, core):
 
 
 def local_call(norm, node):
-    """A call to a local name: a push or pop through a bound stack method, else an error."""
-    kind, stack = norm.stack_methods.get(norm.version[node.func.id], (None, None))
-    if kind is None:
-        raise norm.error(f"`{node.func.id}` is a local value; calling it is not supported", node,
-                         "call a module-level function instead")
+    """A push or pop through a bound stack method (normalize calls this only for those names;
+    other local callables are calls.py's)."""
+    kind, stack = norm.stack_methods[norm.version[node.func.id]]
     nargs = 1 if kind == "push" else 0
     if node.keywords or len(node.args) != nargs:
         raise norm.error(f"`{node.func.id}(...)` takes {nargs} argument(s) here", node,
