@@ -19,44 +19,48 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (integer exponent if staircase)."""
+class _StepDecay(LearningRateSchedule):
+    """What exponential and inverse-time decay share: their arguments, config and progress."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
-        if decay_steps <= 0:
-            raise ValueError(f"Argument `decay_steps` must be > 0. Received: decay_steps={decay_steps}")
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = decay_steps
         self.decay_rate = decay_rate
         self.staircase = staircase
         self.name = name
 
-    def __call__(self, step):
+    def progress(self, step):
+        """``step / decay_steps`` in float32, floored when ``staircase``."""
         p = np.float32(float(step)) / np.float32(self.decay_steps)
-        if self.staircase:
-            p = np.floor(p)
-        return np.float32(self.initial_learning_rate) * np.power(np.float32(self.decay_rate), p, dtype=np.float32)
+        return np.floor(p) if self.staircase else p
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
                 "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class ExponentialDecay(_StepDecay):
+    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (integer exponent if staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
+        if decay_steps <= 0:
+            raise ValueError(f"Argument `decay_steps` must be > 0. Received: decay_steps={decay_steps}")
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
+
+    def __call__(self, step):
+        return np.float32(self.initial_learning_rate) * np.power(np.float32(self.decay_rate), self.progress(step),
+                                                                 dtype=np.float32)
+
+
+class InverseTimeDecay(_StepDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)``."""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="InverseTimeDecay"):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step):
-        p = np.float32(float(step)) / np.float32(self.decay_steps)
-        if self.staircase:
-            p = np.floor(p)
-        return np.float32(self.initial_learning_rate) / (np.float32(1.0) + np.float32(self.decay_rate) * p)
+        return np.float32(self.initial_learning_rate) / (np.float32(1.0)
+                                                         + np.float32(self.decay_rate) * self.progress(step))
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
