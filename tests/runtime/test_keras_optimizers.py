@@ -117,6 +117,17 @@ def test_exponential_decay_schedule():
     assert keras.optimizers.schedules is optimizers.schedules
 
 
+def test_inverse_time_decay_schedule_and_configs():
+    sched = optimizers.schedules.InverseTimeDecay(0.1, decay_steps=2, decay_rate=0.5)
+    assert float(sched(0)) == pytest.approx(0.1)
+    assert float(sched(3)) == pytest.approx(0.1 / (1 + 0.5 * 1.5))
+    stair = optimizers.schedules.InverseTimeDecay(0.1, 2, 0.5, staircase=True)
+    assert float(stair(3)) == pytest.approx(0.1 / 1.5)
+    for s in (sched, stair, optimizers.schedules.ExponentialDecay(0.1, 2, 0.5, staircase=True)):
+        again = type(s).from_config(s.get_config())
+        assert [float(again(k)) for k in range(5)] == [float(s(k)) for k in range(5)]
+
+
 def test_apply_gradients_on_model_variables_skips_none_and_counts_steps():
     a, b = tf.Variable([1.0, 2.0]), tf.Variable(3.0)
     opt = optimizers.SGD(0.5)
