@@ -63,8 +63,9 @@ def to_source(node):
 def _unparse_by_statement(node):
     """astor failed somewhere: print what it can, ``ast.unparse`` the rest."""
     if isinstance(node, ast.FunctionDef):
-        header = ast.unparse(ast.FunctionDef(node.name, node.args, [ast.Pass()], [], None,
-                                             **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {})))
+        stub = ast.FunctionDef(node.name, node.args, [ast.Pass()], [], None,
+                               **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}))
+        header = ast.unparse(ast.fix_missing_locations(stub))
         header = header.splitlines()[0]
         body = []
         for s in node.body:
