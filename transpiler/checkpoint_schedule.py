@@ -29,6 +29,8 @@ import numpy as np
 
 __all__ = ["parse_budget", "advances", "best_split", "revolve", "choose_chunks", "size_of", "Checkpoints"]
 
+SPACING = 16      # the primal keeps at most one snapshot per this many trips: the bookkeeping of a
+                  # snapshot and of a reverse action stays small next to the trips themselves
 _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
 
@@ -192,12 +194,14 @@ class Checkpoints:
     def __init__(self, budget, where, trips=None, snapshots=None):
         self.budget, self.where, self.known, self.fixed = budget, where, trips, snapshots
         self.trips = 0            # trips taken so far (the trip count once the loop has ended)
-        self.stride = 1
+        self.stride = SPACING
         self.snaps = {}           # trip -> (state tuple, its size)
         self.held = 0             # bytes in snapshots
         self.state_size = None
         self.tape_size = None     # bytes one trip saves, the largest seen
         self.peak = 0             # the most bytes held at once (snapshots + one tape), for tests
+        self.measured = 0         # tapes measured
+        self.items = 0            # the most tape items per trip seen
         _plans().add(self)
 
     # --- the primal sweep ---------------------------------------------------------------------
@@ -225,7 +229,7 @@ class Checkpoints:
                 raise ValueError(self._too_small(self.state_size, "one snapshot of the loop's state"))
             self.capacity = max(1, int(avail // 2 // self.state_size))
         if self.known is not None:
-            self.stride = max(1, -(-self.known // self.capacity))
+            self.stride = max(SPACING, -(-self.known // self.capacity))
 
     def available(self):
         """The budget less what the other live checkpointed loops hold."""
@@ -255,11 +259,19 @@ class Checkpoints:
         self._keep(k, state)
 
     def taped(self, tape, start, stop):
-        """Measure what trips ``start..stop-1`` saved (the largest per trip counts)."""
+        """Measure what trips ``start..stop-1`` saved (the largest per trip counts).
+
+        Sizing every item costs about as much as a trip, so a tape is measured the first few
+        times, whenever its trips save more items than before, and every 16th time."""
+        trips = max(stop - start, 1)
+        items = len(tape) / trips
+        self.measured += 1
+        if self.measured > 3 and items <= self.items and self.measured % 16:
+            return
+        self.items = max(self.items, items)
         size = size_of(tape)
         self.peak = max(self.peak, self.held + size)
-        per = size / max(stop - start, 1)
-        self.tape_size = max(self.tape_size or 0, per)
+        self.tape_size = max(self.tape_size or 0, size / trips)
 
     # --- the adjoint sweep ----------------------------------------------------------------------
     def reversal(self):
