@@ -146,7 +146,8 @@ def loop(rev, s, out, has):
         trips(adj_body, backwards=True)]
     advance_branch = [trips(copy.deepcopy(plain)), ast.Expr(_method(plan, "keep", _name(stop), _state(carried)))]
     reversal = ast.For(ast.Tuple([_name(n, True) for n in (start, stop, rec, state)], ast.Store()),
-                       _method(plan, "reversal"),
+                       _call(ast.Attribute(_name(plan), "reversal", ast.Load()), [],
+                             [ast.keyword("repeat", ast.Constant(True))] if getattr(rev, "repeatable", False) else []),
                        [ast.Assign([_state(carried, True)], _name(state)),
                         ast.If(_name(rec), reverse_branch, advance_branch)], [], None)
     out.extend(init)

@@ -31,6 +31,7 @@ __all__ = ["parse_budget", "advances", "best_split", "revolve", "choose_chunks",
 
 SPACING = 16      # the primal keeps at most one snapshot per this many trips: the bookkeeping of a
                   # snapshot and of a reverse action stays small next to the trips themselves
+WORKING = 8192    # bytes of bookkeeping a checkpointed loop needs whatever it keeps
 _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
 
@@ -174,6 +175,7 @@ def size_of(value, _seen=None):
 
 # --- the run-time plan of one loop ----------------------------------------------------------------
 _live = threading.local()
+_LEARNED = weakref.WeakKeyDictionary()    # generated code object -> {loop: bytes one trip saved}
 
 
 def _plans():
@@ -200,7 +202,9 @@ class Checkpoints:
         self.state_size = None
         self.tape_size = None     # bytes one trip saves, the largest seen
         self.peak = 0             # the most bytes held at once (snapshots + one tape), for tests
+        self.spent = False        # primal snapshots dropped: no second reversal
         self.measured = 0         # tapes measured
+        self.code = None          # the generated function's code (what it learned is kept there)
         self.items = 0            # the most tape items per trip seen
         _plans().add(self)
 
@@ -220,14 +224,26 @@ class Checkpoints:
                 self._drop(t)
 
     def _first(self, state):
+        """Size the snapshots from the first.  How many the primal keeps depends on the size of
+        a trip's tape, known only from an earlier run of the same loop: without it a quarter of
+        the budget goes to snapshots (the first reversed trip measures the tape within the
+        rest); with it half, or, for a known trip count, evenly spaced stretches whose tapes fit."""
         self.state_size = size_of(state)
+        self.code = sys._getframe(2).f_code        # the generated function running this loop
+        self.tape_size = _LEARNED.get(self.code, {}).get(self.where)
         if self.fixed is not None:
             self.capacity = max(1, int(self.fixed))
         else:
-            avail = self.available()
+            avail = self.available() - self.working()
             if self.state_size > avail:
                 raise ValueError(self._too_small(self.state_size, "one snapshot of the loop's state"))
-            self.capacity = max(1, int(avail // 2 // self.state_size))
+            share = 4 if self.tape_size is None else 2
+            self.capacity = max(1, int(avail // share // self.state_size))
+            if self.known and self.tape_size:
+                spacing = max(SPACING, math.ceil(math.sqrt(self.known * self.state_size / self.tape_size)))
+                count = -(-self.known // spacing)
+                if count * (self.state_size + 64) + spacing * self.tape_size <= avail:
+                    self.capacity = count
         if self.known is not None:
             self.stride = max(SPACING, -(-self.known // self.capacity))
 
@@ -237,14 +253,21 @@ class Checkpoints:
             return math.inf
         return self.budget - sum(p.held for p in list(_plans()) if p is not self)
 
+    def working(self):
+        """Bytes to leave for what runs while a trip does (its temporaries, the adjoints, the
+        bookkeeping): estimated from the measured sizes, since tracemalloc sees them too."""
+        return WORKING + 4 * (self.state_size or 0) + 4 * (self.tape_size or 0)
+
     def _too_small(self, need, what):
+        enough = int(need + self.working())
         return (f"memory_budget={self.budget} bytes is too small for the checkpointed loop `{self.where}`: "
-                f"{what} takes {need} bytes; give memory_budget={need * 2} or more")
+                f"{what} takes {int(need)} bytes, and running a trip about {enough - int(need)} more; "
+                f"give memory_budget={enough} at least")
 
     def _keep(self, k, state):
         if k in self.snaps:
             return
-        size = size_of(state)
+        size = size_of(state) + 64         # and its entry in self.snaps
         self.snaps[k] = (state, size)
         self.held += size
         self.state_size = max(self.state_size or 0, size)
@@ -271,24 +294,31 @@ class Checkpoints:
         self.items = max(self.items, items)
         size = size_of(tape)
         self.peak = max(self.peak, self.held + size)
-        self.tape_size = max(self.tape_size or 0, size / trips)
+        if self.measured == 1 or size / trips > (self.tape_size or 0):
+            self.tape_size = size / trips if self.measured == 1 else max(self.tape_size, size / trips)
+            _LEARNED.setdefault(self.code, {})[self.where] = self.tape_size
 
     # --- the adjoint sweep ----------------------------------------------------------------------
-    def reversal(self):
+    def reversal(self, repeat=False):
         """Actions ``(start, stop, record, state)`` for the adjoint sweep, last trips first:
-        ``record`` true for a reverse (record then adjoint), false for an advance."""
+        ``record`` true for a reverse (record then adjoint), false for an advance.
+
+        With ``repeat`` the primal's snapshots stay, so a pullback can run again (``vjp``),
+        unless memory ran short and some were dropped: then a second reversal is refused."""
+        if self.spent:
+            raise ValueError(f"the checkpointed loop `{self.where}` was reversed once already and dropped "
+                             "snapshots to stay within memory_budget: call vjp again for another pullback, "
+                             "or give a larger budget")
+        primal = sorted(self.snaps)
         try:
             end = self.trips
-            while self.snaps:
-                a = max(self.snaps)
-                yield from self._segment(a, end)
-                if a in self.snaps:
-                    self._drop(a)
-                end = a
+            for a in reversed(primal):
+                if a in self.snaps:          # (thinned out when memory ran short)
+                    yield from self._segment(a, end)
+                    end = a
         finally:
-            self.snaps.clear()
-            self.held = 0
-            _plans().discard(self)
+            for t in [t for t in self.snaps if t not in primal or not repeat]:
+                self._drop(t)
 
     def _segment(self, a, b):
         """Reverse trips a..b-1; the snapshot at a is held."""
@@ -297,7 +327,7 @@ class Checkpoints:
         if self.fixed is not None:          # the override: reverse each stretch in one piece
             yield (a, b, True, self.snaps[a][0])
             return
-        if self.tape_size is None:          # measure one trip's tape on the last trip first
+        if self.measured == 0:              # measure one trip's tape on the last trip first
             if b - a > 1:
                 yield (a, b - 1, False, self.snaps[a][0])
                 yield (b - 1, b, True, self.snaps[b - 1][0])
@@ -306,10 +336,10 @@ class Checkpoints:
             else:
                 yield (a, b, True, self.snaps[a][0])
                 b = a
-            need = int(self.state_size + self.tape_size)
-            if need > self.budget:
-                raise ValueError(self._too_small(need, "one snapshot of the loop's state and one trip's "
-                                                 "saved values"))
+            need = int(3 * self.state_size + self.tape_size)
+            if need + self.working() > self.budget:
+                raise ValueError(self._too_small(need, "one trip's saved values with three snapshots of "
+                                                 "the loop's state"))
             if b <= a:
                 return
         plan = self._plan(a, b)
@@ -330,7 +360,7 @@ class Checkpoints:
     def _plan(self, a, b):
         """(chunk, slots) for trips a..b-1 in the memory left; thins earlier snapshots if needed."""
         while True:
-            free = self.available() - self.held
+            free = self.available() - self.held - self.working()
             plan = choose_chunks(b - a, free, self.state_size, self.tape_size)
             if plan is not None:
                 return plan
@@ -338,5 +368,6 @@ class Checkpoints:
             if len(earlier) <= 1:
                 need = int(self.held + self.state_size + self.tape_size)
                 raise ValueError(self._too_small(need, "reversing it with one snapshot slot"))
+            self.spent = True
             for t in earlier[1::2]:         # merge earlier stretches: more recomputation, less memory
                 self._drop(t)
