@@ -28,10 +28,17 @@ Loops nested inside a checkpointed loop are recorded as usual within its trips.
 
 import ast
 import copy
+import inspect
+import random
 import re
+import textwrap
+import types
+
+import numpy as np
 
 from .analysis import walk_assigns
 from .checkpoint_schedule import Checkpoints
+from .parsing import MISSING, Scope
 
 __all__ = ["applies", "loop", "snapshots_override"]
 
@@ -60,6 +67,47 @@ def applies(rev, s):
     return getattr(rev, "memory_budget", None) is not None or snapshots_override(rev, s) is not None
 
 
+def _draws(obj):
+    """Is ``obj`` a random number source (numpy.random, a Generator's method, ``random``)?"""
+    if obj is np.random or obj is random:
+        return True
+    owner = getattr(obj, "__self__", None)
+    if isinstance(owner, (np.random.Generator, np.random.RandomState, np.random.BitGenerator, random.Random)):
+        return True
+    return (getattr(obj, "__module__", None) or "").startswith(("numpy.random", "random"))
+
+
+def _resolve(node, scope):
+    if isinstance(node, ast.Name):
+        return scope.lookup(node.id)
+    if isinstance(node, ast.Attribute):
+        base = _resolve(node.value, scope)
+        return MISSING if base is MISSING else getattr(base, node.attr, MISSING)
+    return MISSING
+
+
+def random_call(tree, scope, seen=None, depth=0):
+    """The first call in ``tree`` (or in a user function it calls) that draws random numbers."""
+    seen = set() if seen is None else seen
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = _resolve(node.func, scope)
+        if fn is MISSING:
+            continue
+        if _draws(fn):
+            return node
+        if isinstance(fn, types.FunctionType) and id(fn) not in seen and depth < 4:
+            seen.add(id(fn))
+            try:
+                inner = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+            except (OSError, TypeError, SyntaxError):
+                continue
+            if random_call(inner, Scope(fn), seen, depth + 1) is not None:
+                return node
+    return None
+
+
 def _name(n, store=False):
     return ast.Name(n, ast.Store() if store else ast.Load())
 
@@ -81,6 +129,14 @@ def loop(rev, s, out, has):
 
     Appends the adjoint to ``out`` and returns the primal statements, as Reverse.loop does."""
     ctx = rev.ctx
+    src = getattr(s, "_src", None)
+    if src is not None:
+        draw = random_call(src, ctx.parsed.scope)
+        if draw is not None:
+            raise ctx.error("this loop draws random numbers, so it cannot be checkpointed: recomputing "
+                            "its trips would draw new ones", draw,
+                            "draw them before the loop (one array of draws, indexed by trip), or "
+                            "differentiate without memory_budget")
     plain = copy.deepcopy(s.body)          # a trip of the primal, saving nothing
     carried = list(getattr(s, "_carried", ()))
     local = {x.targets[0].id for x in walk_assigns(s.body)} - set(carried)
@@ -112,7 +168,6 @@ def loop(rev, s, out, has):
     rev.last_src = None
 
     plan, start, stop, rec, state = (ctx.namer.claim(n) for n in ("plan", "start", "stop", "record", "state"))
-    src = getattr(s, "_src", None)
     where = rev.source_of(src) if src is not None else "loop"
     budget = getattr(rev, "memory_budget", None)
     keywords = [ast.keyword("budget", ast.Constant(budget)), ast.keyword("where", ast.Constant(where))]
@@ -124,6 +179,8 @@ def loop(rev, s, out, has):
     make = ast.Assign([_name(plan, True)], _call(ctx.ref(Checkpoints, "Checkpoints"), [], keywords))
     take = ast.Expr(_method(plan, "take", _state(carried)))
 
+    trip = None if isinstance(s, ast.For) else ctx.namer.claim("trip")
+
     def trips(body, backwards=False):
         """A loop over trips start..stop-1 (the same loop variable as the user's ``for``)."""
         if isinstance(s, ast.For):
@@ -131,41 +188,46 @@ def loop(rev, s, out, has):
             target = copy.deepcopy(s.target)
         else:
             span = _call(ctx.ref(range, "range"), [_name(start), _name(stop)])
-            target = _name(ctx.namer.claim("trip"), True)
+            target = _name(trip, True)
         if backwards:
             span = _call(ctx.ref(reversed, "reversed"), [span])
         target.ctx = ast.Store()
         return ast.For(target, span, body or [ast.Pass()], [], None)
 
     reverse_branch = [
+        _comment("reverse: record trips start..stop-1, then run their adjoint, last trip first"),
         ast.Assign([_name(tape, True)], ast.List([], ast.Load())),
         ast.Assign([_name(push, True)], ast.Attribute(_name(tape), "append", ast.Load())),
         ast.Assign([_name(pop, True)], ast.Attribute(_name(tape), "pop", ast.Load())),
         trips(record),
         ast.Expr(_method(plan, "taped", _name(tape), _name(start), _name(stop))),
         trips(adj_body, backwards=True)]
-    advance_branch = [trips(copy.deepcopy(plain)), ast.Expr(_method(plan, "keep", _name(stop), _state(carried)))]
+    advance_branch = [_comment("advance: recompute to trip stop without saving, keep a snapshot there"),
+                      trips(copy.deepcopy(plain)), ast.Expr(_method(plan, "keep", _name(stop), _state(carried)))]
     reversal = ast.For(ast.Tuple([_name(n, True) for n in (start, stop, rec, state)], ast.Store()),
                        _call(ast.Attribute(_name(plan), "reversal", ast.Load()), [],
                              [ast.keyword("repeat", ast.Constant(True))] if getattr(rev, "repeatable", False) else []),
-                       [ast.Assign([_state(carried, True)], _name(state)),
-                        ast.If(_name(rec), reverse_branch, advance_branch)], [], None)
+                       ([_comment("restore the snapshot at trip start"),
+                         ast.Assign([_state(carried, True)], _name(state))] if carried else [])
+                       + [ast.If(_name(rec), reverse_branch, advance_branch)], [], None)
     out.extend(init)
     if src is not None:
-        out.append(_comment(rev, "grad of: " + where))
+        out.append(_comment("grad of: " + where))
     out.append(ast.copy_location(reversal, s))
 
     if isinstance(s, ast.For):
         new = ast.For(s.target, s.iter, [take] + plain, [], None)
     else:
         new = ast.While(s.test, [take] + plain, [])
+    note = _comment(f"checkpointed (memory_budget): snapshots of {', '.join(carried) or 'nothing'} "
+                    "when due, nothing saved per trip")
     new = ast.copy_location(new, s)
     for attr in ("_carried", "_src"):
         if hasattr(s, attr):
             setattr(new, attr, getattr(s, attr))
-    return [ast.copy_location(make, s), new]
+    return [note, ast.copy_location(make, s), new]
 
 
-def _comment(rev, text):
+def _comment(text):
     from .reverse import comment
     return comment(text)

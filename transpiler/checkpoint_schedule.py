@@ -218,8 +218,8 @@ class Checkpoints:
         if k == 0:
             self._first(state)
         self._keep(k, state)
-        if len(self.snaps) > self.capacity and self.known is None:
-            self.stride *= 2          # thin out: keep every other snapshot
+        while len(self.snaps) > 1 and (len(self.snaps) > self.capacity or self.held > self.share):
+            self.stride *= 2          # thin out: keep every other snapshot (a state may grow)
             for t in [t for t in self.snaps if t % self.stride]:
                 self._drop(t)
 
@@ -231,19 +231,21 @@ class Checkpoints:
         self.state_size = size_of(state)
         self.code = sys._getframe(2).f_code        # the generated function running this loop
         self.tape_size = _LEARNED.get(self.code, {}).get(self.where)
+        self.share = math.inf
         if self.fixed is not None:
             self.capacity = max(1, int(self.fixed))
         else:
             avail = self.available() - self.working()
             if self.state_size > avail:
                 raise ValueError(self._too_small(self.state_size, "one snapshot of the loop's state"))
-            share = 4 if self.tape_size is None else 2
-            self.capacity = max(1, int(avail // share // self.state_size))
+            self.share = avail // (4 if self.tape_size is None else 2)
+            self.capacity = max(1, int(self.share // self.state_size))
             if self.known and self.tape_size:
                 spacing = max(SPACING, math.ceil(math.sqrt(self.known * self.state_size / self.tape_size)))
                 count = -(-self.known // spacing)
                 if count * (self.state_size + 64) + spacing * self.tape_size <= avail:
                     self.capacity = count
+                    self.share = avail - spacing * self.tape_size
         if self.known is not None:
             self.stride = max(SPACING, -(-self.known // self.capacity))
 
@@ -259,9 +261,11 @@ class Checkpoints:
         return WORKING + 4 * (self.state_size or 0) + 4 * (self.tape_size or 0)
 
     def _too_small(self, need, what):
-        enough = int(need + self.working())
+        others = int(self.budget - self.available())
+        enough = int(need + self.working()) + others
+        held = f", other checkpointed loops alive hold {others}" if others else ""
         return (f"memory_budget={self.budget} bytes is too small for the checkpointed loop `{self.where}`: "
-                f"{what} takes {int(need)} bytes, and running a trip about {enough - int(need)} more; "
+                f"{what} takes {int(need)} bytes, and running a trip about {int(self.working())} more{held}; "
                 f"give memory_budget={enough} at least")
 
     def _keep(self, k, state):
