@@ -23,7 +23,8 @@ outermost loop of the function is generated like this instead of pushing every t
 The loop-carried state is the loop's carried names (normalize's ``_carried``); what the trips
 save and how the adjoint reads it is the ordinary loop code of reverse.py, recorded on the
 loop's own tape.  When to snapshot and what to recompute is checkpoint_schedule.py's.
-Loops nested inside a checkpointed loop are recorded as usual within its trips.
+A loop nested in a checkpointed loop is checkpointed too: a recorded outer trip saves the
+inner loop's plan (its snapshots) on the outer tape, and the outer adjoint reverses it.
 """
 
 import ast
@@ -61,9 +62,7 @@ def snapshots_override(rev, s):
 
 
 def applies(rev, s):
-    """Checkpoint this loop? Outermost loops only, with a budget or the override comment."""
-    if getattr(rev, "_checkpointing", False):
-        return False
+    """Checkpoint this loop? With a budget, or the override comment on its line."""
     return getattr(rev, "memory_budget", None) is not None or snapshots_override(rev, s) is not None
 
 
@@ -149,7 +148,8 @@ def loop(rev, s, out, has):
     kept = tuple(getattr(rev, a, None) for a in ("stack", "push", "pop"))
     tape, push, pop = (ctx.namer.claim(n) for n in ("tape", "push", "pop"))
     rev.stack, rev.push, rev.pop = tape, push, pop
-    rev._checkpointing = True
+    depth = getattr(rev, "_checkpointing", 0)
+    rev._checkpointing = depth + 1
     try:
         adj_body = []
         rev.last_src = None
@@ -162,12 +162,13 @@ def loop(rev, s, out, has):
         rev.save(record, adj_body, owned)
     finally:
         rev.stack, rev.push, rev.pop = kept
-        rev._checkpointing = False
+        rev._checkpointing = depth
     has.clear()
     has.update(h_in)
     rev.last_src = None
 
     plan, start, stop, rec, state = (ctx.namer.claim(n) for n in ("plan", "start", "stop", "record", "state"))
+    s._counter = plan       # inside a recorded loop, each trip's plan is saved like a trip count
     where = rev.source_of(src) if src is not None else "loop"
     budget = getattr(rev, "memory_budget", None)
     keywords = [ast.keyword("budget", ast.Constant(budget)), ast.keyword("where", ast.Constant(where))]

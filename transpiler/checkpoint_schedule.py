@@ -234,6 +234,12 @@ class Checkpoints:
         self.share = math.inf
         if self.fixed is not None:
             self.capacity = max(1, int(self.fixed))
+        elif getattr(_live, "recording", 0):
+            # a loop inside a trip being recorded: its snapshots would sit on the outer tape,
+            # so it keeps only its start, and is reversed from there when the outer adjoint runs
+            self.capacity = 1
+            self.stride = 1 << 62
+            return
         else:
             avail = self.available() - self.working()
             if self.state_size > avail:
@@ -329,16 +335,16 @@ class Checkpoints:
         if b <= a:
             return
         if self.fixed is not None:          # the override: reverse each stretch in one piece
-            yield (a, b, True, self.snaps[a][0])
+            yield from self._record(a, b)
             return
         if self.measured == 0:              # measure one trip's tape on the last trip first
             if b - a > 1:
                 yield (a, b - 1, False, self.snaps[a][0])
-                yield (b - 1, b, True, self.snaps[b - 1][0])
+                yield from self._record(b - 1, b)
                 self._drop(b - 1)
                 b -= 1
             else:
-                yield (a, b, True, self.snaps[a][0])
+                yield from self._record(a, b)
                 b = a
             need = int(3 * self.state_size + self.tape_size)
             if need + self.working() > self.budget:
@@ -357,9 +363,17 @@ class Checkpoints:
             if action[0] == "advance":
                 yield (trip(action[1]), trip(action[2]), False, self.snaps[trip(action[1])][0])
             elif action[0] == "reverse":
-                yield (trip(action[1]), trip(action[1] + 1), True, self.snaps[trip(action[1])][0])
+                yield from self._record(trip(action[1]), trip(action[1] + 1))
             elif action[1] > 0:             # the segment's own snapshot goes with the segment
                 self._drop(trip(action[1]))
+
+    def _record(self, a, b):
+        """A reverse action; loops started while it records know they are nested."""
+        _live.recording = getattr(_live, "recording", 0) + 1
+        try:
+            yield (a, b, True, self.snaps[a][0])
+        finally:
+            _live.recording -= 1
 
     def _plan(self, a, b):
         """(chunk, slots) for trips a..b-1 in the memory left; thins earlier snapshots if needed."""
