@@ -6,7 +6,7 @@ in order: parsing, normalize, analysis, reverse, optimize, codegen (see DESIGN.m
 """
 
 from .api import differentiate, grad, jvp, value_and_grad, vjp
-from .errors import TranspileError
+from .core.errors import TranspileError
 from .higher import hessian, hvp, jacobian
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "jacobian",

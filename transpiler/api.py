@@ -14,20 +14,22 @@ import weakref
 
 import numpy as np
 
-from . import interop, sugar, tangent_compat
-from .analysis import analyze
-from .calls import callee_sources
-from .codegen import compile_function, free_names, module_source, to_source
-from .context import Context
-from .errors import TranspileError, Unresolved
-from .forward import forward
-from .normalize import normalize
-from .optimize import optimize
-from .parsing import parse_function
-from .reverse import reverse
+from . import interop
+from .frontend import sugar
+from . import tangent_compat
+from .analysis.activity import analyze
+from .modes.calls import callee_sources
+from .backend.codegen import compile_function, free_names, module_source, to_source
+from .core.context import Context
+from .core.errors import TranspileError, Unresolved
+from .modes.forward import forward
+from .frontend.normalize import normalize
+from .backend.optimize import optimize
+from .frontend.parsing import parse_function
+from .modes.reverse import reverse
 from runtime.rules.containers import restructure
 
-from .split import transform_split
+from .modes.split import transform_split
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 

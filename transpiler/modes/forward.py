@@ -22,7 +22,9 @@ import operator
 
 import numpy as np
 
-from . import calls, stacks, templates
+from . import calls
+from . import stacks
+from ..backend import templates
 from .reverse import Reverse, comment
 
 __all__ = ["forward", "Forward"]
@@ -59,7 +61,7 @@ class Forward:
 
     def indexed(self):
         if getattr(self, "_indexed", None) is None:
-            from .structures import indexed_names
+            from ..frontend.structures import indexed_names
             self._indexed = indexed_names(self.core, self.info)
         return self._indexed
 

@@ -20,13 +20,13 @@ import ast
 import copy
 
 from . import calls
-from .analysis import analyze
+from ..analysis.activity import analyze
 from .calls import callee_sources
-from .codegen import compile_function, free_names, module_source, to_source
-from .context import Context
-from .normalize import normalize
-from .optimize import optimize
-from .parsing import parse_function
+from ..backend.codegen import compile_function, free_names, module_source, to_source
+from ..core.context import Context
+from ..frontend.normalize import normalize
+from ..backend.optimize import optimize
+from ..frontend.parsing import parse_function
 from .reverse import Reverse, function_def
 
 __all__ = ["Split", "transform_split"]
@@ -93,7 +93,7 @@ def _params(args):
 
 def transform_split(fn, wrt=0, note=None):
     """Generate the split pair of ``fn`` with respect to ``wrt``.  Raises TranspileError or Unresolved."""
-    from .api import _output_names, wrt_names
+    from ..api import _output_names, wrt_names
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)

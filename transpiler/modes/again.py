@@ -26,7 +26,7 @@ import types
 from runtime.rules.registry import nondifferentiable
 
 from . import calls
-from .errors import TranspileError
+from ..core.errors import TranspileError
 
 __all__ = ["forward_again", "backward_again", "readable"]
 
@@ -124,7 +124,7 @@ def recompute_pair(fn, wrt):
 
 
 def _make_pair(fn, wrt):
-    from .api import _transformer
+    from ..api import _transformer
     full = _transformer(fn).get(wrt, False)
     sig = inspect.signature(fn)
     # a callee specialised to a call shape (g(*xs, **kw) as g(xs_0, xs_1, *, kw_scale)) is

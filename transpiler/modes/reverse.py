@@ -17,8 +17,10 @@ import types
 
 import numpy as np
 
-from . import calls, stacks, templates
-from .analysis import walk_assigns
+from . import calls
+from . import stacks
+from ..backend import templates
+from ..analysis.activity import walk_assigns
 
 __all__ = ["reverse", "COMMENT"]
 
@@ -182,7 +184,7 @@ class Reverse:
 
     def indexed(self):
         if getattr(self, "_indexed", None) is None:
-            from .structures import indexed_names
+            from ..frontend.structures import indexed_names
             self._indexed = indexed_names(self.core, self.info)
         return self._indexed
 

@@ -24,7 +24,7 @@ import operator
 from runtime.rules.containers import append_at, keys_of, setitem, slot, total
 
 from . import sugar
-from .templates import as_value
+from ..backend.templates import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
            "comprehension",
@@ -279,7 +279,7 @@ def indexed_names(core, info):
     """Names that may hold a list, tuple or dict: indexed, summed, appended to or written into,
     read slot by slot (a container's cotangent or tangent), and the names they are copies of.
     Their zero cotangent must not assume an array shape."""
-    from .analysis import walk_assigns
+    from ..analysis.activity import walk_assigns
     out = set()
     copies = []
     for s in walk_assigns(core.body):

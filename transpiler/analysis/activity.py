@@ -18,9 +18,9 @@ import numpy as np
 
 from runtime.rules import registry
 
-from . import stacks
-from .calls import user_function
-from .normalize import CONSTANT_ATTRS
+from ..modes import stacks
+from ..modes.calls import user_function
+from ..frontend.normalize import CONSTANT_ATTRS
 
 __all__ = ["Op", "describe", "analyze", "Analysis", "BINOPS", "UNARYOPS", "CMPOPS"]
 

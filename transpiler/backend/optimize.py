@@ -14,7 +14,7 @@ import numpy as np
 
 from runtime.rules import registry
 
-from .reverse import COMMENT
+from ..modes.reverse import COMMENT
 
 __all__ = ["optimize"]
 
@@ -280,7 +280,7 @@ def optimize(fn, ctx):
             return getattr(base, func.attr, None) if base is not None else None
         return None
 
-    from .parsing import MISSING as ctx_missing
+    from ..frontend.parsing import MISSING as ctx_missing
     fn = _Fold(resolve).visit(fn)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     _propagate_copies(fn.body, params)

@@ -11,7 +11,7 @@ import inspect
 import linecache
 import textwrap
 
-from .errors import TranspileError, Unresolved
+from ..core.errors import TranspileError, Unresolved
 
 __all__ = ["Parsed", "Scope", "parse_function", "MISSING"]
 

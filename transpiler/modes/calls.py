@@ -34,7 +34,7 @@ import numpy as np
 
 from runtime.rules.tuples import item_seed
 
-from .errors import TranspileError
+from ..core.errors import TranspileError
 
 __all__ = ["user_function", "reverse_call", "forward_call", "tuple_item", "item_seed", "label",
            "call_forward", "call_backward", "call_jvp", "callee_sources", "Specialised"]
@@ -46,7 +46,7 @@ _IN_PROGRESS = set()     # (function, wrt, mode) being generated now: reference 
 
 def user_function(fn):
     """``(python function, bound self or None)`` for a callable adjoin can transform, else None."""
-    from .api import Differentiable, GradientFunction, _BoundDifferentiable
+    from ..api import Differentiable, GradientFunction, _BoundDifferentiable
     if isinstance(fn, _Proxy):              # generated code differentiated again: its own source
         from .again import readable
         return (readable(fn), None) if fn.role != "jvp" else None
@@ -99,12 +99,12 @@ class _Proxy:
         self.fn, self.wrt, self.role = fn, wrt, role
         self.__name__ = {"forward": "fwd_", "backward": "bwd_", "jvp": "jvp_"}[role] + label(fn)
         self.__qualname__ = self.__name__
-        self.__module__ = "transpiler.calls"
+        self.__module__ = __name__
         self._target = None
 
     def generated(self):
         """The callee's Split (forward/backward) or tangent Generated (jvp)."""
-        from .api import _transformer
+        from ..api import _transformer
         mode = "forward" if self.role == "jvp" else "split"
         return _transformer(self.fn).get(self.wrt, False, mode=mode)
 
@@ -201,7 +201,7 @@ def _callee_params(ctx, node, fn, nargs, keywords, self_first):
 
 
 def _active(info, atom):
-    from .analysis import _names
+    from ..analysis.activity import _names
     return any(n in info.active for n in _names(atom))
 
 
@@ -386,7 +386,7 @@ def _spec(active):
 def _returns_tuple(fn):
     """Does ``fn`` always return a tuple literal (of one length)?  Decides how seeds are passed."""
     try:
-        from .parsing import parse_function
+        from ..frontend.parsing import parse_function
         node = parse_function(fn).node
     except Exception:
         return None
@@ -461,7 +461,7 @@ def _call_results(rev):
     if defs is not None:
         return defs
     import operator
-    from .analysis import walk_assigns
+    from ..analysis.activity import walk_assigns
     defs = rev._call_defs = {}
     items, other = {}, set()
     for st in walk_assigns(rev.core.body):

@@ -21,9 +21,11 @@ import ast
 import numpy as np
 
 from . import inline
-from .errors import Unresolved
+from ..core.errors import Unresolved
 from .parsing import MISSING
-from . import stacks, structures, sugar
+from ..modes import stacks
+from . import structures
+from . import sugar
 from .tfcalls import rewrite_tf_calls
 
 __all__ = ["normalize", "ARRAY_METHODS", "CONSTANT_ATTRS"]
