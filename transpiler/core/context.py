@@ -10,7 +10,7 @@ import ast
 import builtins
 import keyword
 
-from ..frontend.parsing import MISSING
+from .ir import MISSING
 
 __all__ = ["Namer", "Context"]
 

@@ -25,7 +25,8 @@ import numpy as np
 from . import calls
 from . import stacks
 from ..backend import templates
-from .reverse import Reverse, comment
+from ..core.ir import comment
+from .reverse import Reverse
 
 __all__ = ["forward", "Forward"]
 
@@ -61,7 +62,7 @@ class Forward:
 
     def indexed(self):
         if getattr(self, "_indexed", None) is None:
-            from ..frontend.structures import indexed_names
+            from ..analysis.containers import indexed_names
             self._indexed = indexed_names(self.core, self.info)
         return self._indexed
 

@@ -20,15 +20,9 @@ import numpy as np
 from . import calls
 from . import stacks
 from ..backend import templates
-from ..analysis.activity import walk_assigns
+from ..core.ir import comment, walk_assigns
 
-__all__ = ["reverse", "COMMENT"]
-
-COMMENT = "\x00adjoin-comment "
-
-
-def comment(text):
-    return ast.Expr(ast.Constant(COMMENT + text))
+__all__ = ["reverse"]
 
 
 class Reverse:
@@ -184,7 +178,7 @@ class Reverse:
 
     def indexed(self):
         if getattr(self, "_indexed", None) is None:
-            from ..frontend.structures import indexed_names
+            from ..analysis.containers import indexed_names
             self._indexed = indexed_names(self.core, self.info)
         return self._indexed
 
