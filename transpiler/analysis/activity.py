@@ -20,7 +20,6 @@ from runtime.rules import registry
 
 from ..core.callables import user_function
 from ..core.ir import push_parts, walk_assigns, walk_pushes
-from ..frontend.normalize import CONSTANT_ATTRS
 
 __all__ = ["Op", "describe", "analyze", "Analysis", "BINOPS", "UNARYOPS", "CMPOPS"]
 
@@ -45,6 +44,7 @@ _NONDIFF_CALLS = {len, isinstance, type, id, int, bool, str, repr, range, print,
                   np.zeros_like, np.ones_like, np.empty_like, np.eye, np.linspace, np.floor,
                   np.ceil, np.round, np.sign, np.argmax, np.argmin, np.argsort, np.isnan,
                   np.isfinite, np.result_type, np.dtype}
+CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}   # never differentiable
 _REDUCTIONS = {np.sum, np.mean, np.max, np.min, np.prod, np.std, np.var}
 for _name in ("amax", "amin"):
     if hasattr(np, _name):
