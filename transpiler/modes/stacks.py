@@ -8,12 +8,12 @@ A generated gradient saves what its adjoint loops read with one idiom::
     ...  push(t1)      # primal loop
     ...  t1 = pop()    # adjoint loop, last pushed first
 
-Reading that code back (``grad(grad(f))``, ``hvp``), normalize (frontend/stacks.py) marks the three parts: the
-bound methods (``value._stack_method``), the pushes (``call._stack_push``) and the pops
-(``call._stack_pop``), each naming the stack (queried with core/ir.py's ``push_parts``...).  A stack is one value for activity: it is active
-when an active value is pushed, and then every value popped from it is active.  Pushes and
-pops stay paired whatever is active, because each pass mirrors *every* push and pop of an
-active stack:
+Reading that code back (``grad(grad(f))``, ``hvp``), normalize (frontend/stacks.py) marks the
+three parts: the bound methods (``value._stack_method``), the pushes (``call._stack_push``) and
+the pops (``call._stack_pop``), each naming the stack (queried with core/ir.py's
+``push_parts``...). A stack is one value for activity: it is active when an active value is
+pushed, and then every value popped from it is active. Pushes and pops stay paired whatever is
+active, because each pass mirrors *every* push and pop of an active stack:
 
 * forward mode keeps a tangent stack next to it: ``dpush(dt1)`` after each push (a zero for
   an inactive value), ``dt1 = dpop()`` after each pop;
