@@ -15,7 +15,6 @@ from . import structures
 
 __all__ = ["Emitter", "is_atom"]
 
-
 _VIEWS = {np.reshape, np.transpose, np.ravel, np.squeeze, np.expand_dims, np.swapaxes, np.moveaxis,
           np.broadcast_to, np.flip, np.asarray, np.diagonal, np.atleast_1d, np.atleast_2d}
 
@@ -37,6 +36,8 @@ def is_atom(node):
 
 
 class Emitter:
+    """Base of Normalizer: the SSA state of one function and how core statements are emitted."""
+
     def __init__(self, ctx):
         self.ctx = ctx
         self.parsed = ctx.parsed
