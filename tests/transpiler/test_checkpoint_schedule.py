@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from transpiler import checkpoint_schedule
-from transpiler.checkpoint_schedule import (Checkpoints, advances, best_split, choose_chunks, parse_budget,
+from transpiler.modes import checkpoint_schedule
+from transpiler.modes.checkpoint_schedule import (Checkpoints, advances, best_split, choose_chunks, parse_budget,
                                             revolve, size_of)
 
 

@@ -37,9 +37,9 @@ import types
 
 import numpy as np
 
-from .analysis import walk_assigns
+from ..core.ir import MISSING, comment, walk_assigns
+from ..frontend.parsing import Scope
 from .checkpoint_schedule import Checkpoints
-from .parsing import MISSING, Scope
 
 __all__ = ["applies", "loop", "snapshots_override"]
 
@@ -229,6 +229,4 @@ def loop(rev, s, out, has):
     return [note, ast.copy_location(make, s), new]
 
 
-def _comment(text):
-    from .reverse import comment
-    return comment(text)
+_comment = comment
