@@ -7,6 +7,7 @@ from .math_ops import (  # noqa: F401  (re-exported TF names)
     _t, _np, _axis, where, exp, sqrt, tanh, sigmoid, softplus, erf, maximum, minimum, abs,
     reduce_sum, log_sigmoid, softsign, l2_normalize, zeros_like, convert_to_tensor,
 )
+from .math_extra import top_k  # noqa: F401
 from .rules import activations as _act
 from .rules import nn as _nnrules
 from .tensor import apply, _TensorBase
@@ -15,7 +16,7 @@ __all__ = [
     "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh",
     "softmax", "log_softmax", "softplus", "softsign", "sigmoid_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "l2_loss",
-    "bias_add", "dropout", "l2_normalize", "moments", "log_sigmoid",
+    "bias_add", "dropout", "l2_normalize", "moments", "log_sigmoid", "top_k",
 ]
 
 
