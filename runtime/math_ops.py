@@ -465,7 +465,8 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     ax = int(_np(axis))
     if reverse:
         x = apply(np.flip, (x, ax))
-    y = apply(np.cumsum, (x, ax))
+    kind = x._value.dtype.kind
+    y = apply(np.cumsum, (x, ax), {"dtype": x._value.dtype} if kind in "iub" else None)
     if exclusive:
         y = y - x
     if reverse:

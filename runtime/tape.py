@@ -540,10 +540,11 @@ def _seeds(targets, output_gradients):
                 "GradientTape.gradient: an output_gradients entry is None; give a tensor for every "
                 "target, e.g. tf.ones_like(target) for a plain gradient.")
         value = og if _is_tensor(og) else constant(og, dtype=t.dtype)
-        if value.dtype != t.dtype:
+        want = t._value.dtype
+        if value._value.dtype != want:
             raise errors.InvalidArgumentError(
-                f"GradientTape.gradient: an output_gradients entry is {value.dtype.name} but its "
-                f"target is {t.dtype.name}; give it the target's dtype (tf.cast(g, {t.dtype!r})).")
+                f"GradientTape.gradient: an output_gradients entry is {value._value.dtype.name} but its "
+                f"target is {want.name}; give it the target's dtype (tf.cast(g, tf.{want.name})).")
         if tuple(value.shape) != tuple(t._value.shape):
             raise ValueError(
                 f"GradientTape.gradient: output_gradients entry has shape {TensorShape(value.shape)} "

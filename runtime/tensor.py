@@ -687,8 +687,9 @@ class Variable(_TensorBase):
     def _same_dtype(self, value, method):
         if isinstance(value, _TensorBase) and value._value.dtype != self._value.dtype:
             raise ValueError(
-                f"Cannot {method} a {value.dtype.name} tensor to variable '{self.name}' of dtype "
-                f"{self.dtype.name}: convert it first, e.g. v.{method}(tf.cast(value, {self.dtype!r})).")
+                f"Cannot {method} a tensor of dtype {value._value.dtype.name} to variable '{self.name}' of dtype "
+                f"{self._value.dtype.name}: convert it first, e.g. "
+                f"v.{method}(tf.cast(value, {as_dtype(self._value.dtype)!r})).")
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         self._same_dtype(value, "assign")

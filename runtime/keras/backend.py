@@ -113,6 +113,7 @@ class KerasVariable(Variable):
         self._keras_constraint = constraint
 
     name = property(lambda self: self._name)
+    dtype = property(lambda self: self._value.dtype.name, doc="Keras 3 gives the dtype's name: 'float32'.")
 
     @property
     def trainable(self):
@@ -124,6 +125,9 @@ class KerasVariable(Variable):
         trainability it was created with, so tapes still watch it (or still do not)."""
         self._keras_trainable = bool(value)
 
+    def _same_dtype(self, value, method):
+        """Keras 3 casts what is assigned to the variable's dtype (a tf.Variable refuses)."""
+
     @property
     def value(self):
         """The current value as a tensor (a property in Keras 3)."""
@@ -132,7 +136,7 @@ class KerasVariable(Variable):
     def __repr__(self):
         v = self._value
         text = str(v) if np.ndim(v) else str(v.item() if hasattr(v, "item") else v)
-        return f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype.name}, value={text}>"
+        return f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype}, value={text}>"
 
     __str__ = __repr__
 
