@@ -641,6 +641,10 @@ class Tensor(_TensorBase):
 
 
 registry.TENSOR_TYPES.add(Tensor)
+# TF's concrete class names, which users see in type(t).__name__ and in Python's own messages
+# ("'EagerTensor' object does not support item assignment"); tf.Tensor stays the public name.
+Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
+EagerTensor = Tensor
 
 
 # --- Variable -----------------------------------------------------------------------------
@@ -726,6 +730,8 @@ class Variable(_TensorBase):
 
 
 registry.TENSOR_TYPES.add(Variable)
+Variable.__name__ = Variable.__qualname__ = "ResourceVariable"
+ResourceVariable = Variable
 
 
 class _UnreadVariable(Tensor):

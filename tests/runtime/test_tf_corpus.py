@@ -15,7 +15,6 @@ KNOWN_DIFFERENCES = {
     # program -> why its output is deliberately not TF's (each is in README "Known differences")
     "math_trig_exp_log.py": "float32 sin/exp/log may differ from TF's Eigen kernels in the last bit",
     "numpy_ufunc_on_tensor.py": "numpy functions on tensors return tensors (recorded), not arrays",
-    "print_type_name.py": "type(t).__name__ is 'Tensor', TF's concrete class is 'EagerTensor'",
 }
 
 
