@@ -18,7 +18,8 @@ from .tensor import _wrap, apply, int32
 
 __all__ = ["cumprod", "segment_sum", "segment_mean", "segment_max", "segment_min",
            "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max",
-           "unsorted_segment_min", "top_k", "multiply_no_nan", "truncatediv", "truncatemod"]
+           "unsorted_segment_min", "top_k", "multiply_no_nan", "truncatediv", "truncatemod",
+           "scalar_mul"]
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -183,3 +184,10 @@ def truncatemod(x, y, name=None):
     """Remainder of truncating division (its sign is ``x``'s). No gradient, as in TF."""
     a, b = np.asarray(_np(_t(x))), np.asarray(_np(_t(y)))
     return _wrap(np.fmod(a, b).astype(a.dtype)[()])
+
+
+def scalar_mul(scalar, x, name=None):
+    """``scalar * x`` for a scalar ``scalar``."""
+    if np.ndim(_np(scalar)) != 0:
+        raise ValueError(f"scalar_mul needs a scalar, got shape {np.shape(_np(scalar))}")
+    return _t(x) * scalar
