@@ -33,7 +33,7 @@ from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the tr
 
 newaxis = None
 
-_LAZY = {"keras": "runtime.keras"}
+_LAZY = {"keras": "runtime.keras", "debugging": "runtime.debugging", "data": "runtime.data"}
 
 
 def __getattr__(name):

@@ -440,13 +440,17 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=int64, name=None):
 
 def argmax(input, axis=None, output_type=int64, name=None):
     """Index of the largest value along ``axis`` (default 0, as in TF); int64."""
-    return _wrap(np.asarray(np.argmax(_np(input), axis=0 if axis is None else int(_np(axis))))
-                 .astype(as_dtype(output_type)._np)[()])
+    return _arg_reduce(np.argmax, input, axis, output_type)
 
 
 def argmin(input, axis=None, output_type=int64, name=None):
-    return _wrap(np.asarray(np.argmin(_np(input), axis=0 if axis is None else int(_np(axis))))
-                 .astype(as_dtype(output_type)._np)[()])
+    return _arg_reduce(np.argmin, input, axis, output_type)
+
+
+def _arg_reduce(fn, input, axis, output_type):
+    """argmax/argmin through ``apply``: no gradient, but explanations can see the op."""
+    r = apply(fn, (_t(input),), {"axis": 0 if axis is None else int(_np(axis))})
+    return cast(r, output_type)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):

@@ -16,6 +16,7 @@ import logging
 import numpy as np
 
 from . import nest
+from . import tensor as _tensor
 from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
 from .rules import gather as _gather_rules
 from .rules.registry import RULES as _RULES
@@ -69,6 +70,8 @@ class GradientTape:
     # --- context ------------------------------------------------------------------------
     def __enter__(self):
         self._push()
+        if _tensor._EXPLAIN is not None and not hasattr(self, "_explain_seq"):
+            _tensor._EXPLAIN.tape_entered(self)
         return self
 
     def __exit__(self, *exc):
@@ -203,6 +206,7 @@ class GradientTape:
         if not self._persistent:
             self._used = True
 
+        tracked = self._tracked
         grads = self._backward(targets, seeds, flat_sources)
         self._end_call()
 
@@ -216,7 +220,15 @@ class GradientTape:
                     results.append(None)
                     continue
             results.append(_public_slices(g) if type(g) is IndexedSlices else _as_gradient(g, s))
+        if _tensor._EXPLAIN is not None:
+            self._explain(flat_sources, results, targets, tracked, "gradient")
         return nest.pack_sequence_as(sources, results)
+
+    def _explain(self, flat_sources, results, targets, tracked, what):
+        """tf.debugging.enable_gradient_explanations(): one warning per None, saying why."""
+        missing = [s for s, r in zip(flat_sources, results) if r is None]
+        if missing:
+            _tensor._EXPLAIN.explain(missing, targets, self, tracked, what)
 
     def _backward(self, targets, seeds, sources):
         """Accumulated gradients keyed by id, for every source reachable from the targets."""
@@ -303,6 +315,7 @@ class GradientTape:
         n = int(np.prod(tshape, dtype=np.int64))
         dt = target._value.dtype
         seeds = np.eye(n, dtype=dt).reshape((n,) + tshape) if dt.kind in "fc" else None
+        tracked = self._tracked
         grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
         self._end_call()
         results = []
@@ -316,6 +329,8 @@ class GradientTape:
                 results.append(_wrap(np.zeros(tshape + sshape, dtype=s._value.dtype)))
                 continue
             results.append(_as_gradient(np.reshape(g, tshape + sshape), s))
+        if _tensor._EXPLAIN is not None:
+            self._explain(flat_sources, results, [target], tracked, "jacobian")
         return nest.pack_sequence_as(sources, results)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
@@ -343,8 +358,11 @@ class GradientTape:
         if dt.kind in "fc" and n and b:
             seeds = np.broadcast_to(np.eye(n, dtype=dt).reshape((n, 1) + ty), (n,) + tshape).copy()
             grads = self._backward_batched(target, seeds, [source], n)
+        tracked = self._tracked
         self._end_call()
         if not _differentiable_dtype(source):
+            if _tensor._EXPLAIN is not None:
+                self._explain([source], [None], [target], tracked, "batch_jacobian")
             return None
         g = grads.get(id(source))
         if g is None:
@@ -575,4 +593,7 @@ class _StopRecording:
 def stop_gradient(input, name=None):
     """The same value, cut off from every tape: no gradient flows through it."""
     value = input._value if _is_tensor(input) else constant(input)._value
-    return _wrap(value)
+    out = _wrap(value)
+    if _tensor._EXPLAIN is not None:
+        _tensor._EXPLAIN.derived("stop", "tf.stop_gradient", (input,), out)
+    return out

@@ -255,7 +255,10 @@ def constant(value, dtype=None, shape=None, name=None):
                 f"Eager execution of tf.constant with unsupported shape. Tried to convert a value "
                 f"with {np.size(arr)} elements to a Tensor of shape {TensorShape(shape)}."
             )
-    return _wrap(arr)
+    t = _wrap(arr)
+    if _EXPLAIN is not None:
+        _EXPLAIN.created(t, value)
+    return t
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
@@ -291,6 +294,7 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
+_EXPLAIN = None  # runtime.explain while tf.debugging.enable_gradient_explanations() is on
 _lookup = registry.RULES.get
 
 
@@ -321,6 +325,8 @@ def apply(fn, args, kwargs=None):
         raise errors.InvalidArgumentError(f"{rule.name}: {e}") from e
     result = Tensor.__new__(Tensor)
     result._value = out
+    if _EXPLAIN is not None:
+        _EXPLAIN.op(rule, args, result)
     tapes = _state.tapes
     if tapes:
         if rule.differentiable and getattr(out, "dtype", None) is not None and out.dtype.kind in "fc":
@@ -393,7 +399,10 @@ class _TensorBase:
     # numpy protocols: numpy calls on tensors come back here and are recorded
     def __array__(self, dtype=None, copy=None):
         v = np.asarray(self._value)
-        return v if dtype is None else v.astype(dtype)
+        v = v if dtype is None else v.astype(dtype)
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "array")
+        return v
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if method != "__call__" or kwargs.get("out") is not None:
@@ -431,7 +440,10 @@ class _TensorBase:
 
     def numpy(self):
         v = self._value
-        return v.copy() if isinstance(v, np.ndarray) and not v.flags.writeable else v
+        v = v.copy() if isinstance(v, np.ndarray) and not v.flags.writeable else v
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "numpy")
+        return v
 
     # conversions
     def __len__(self):
@@ -443,10 +455,16 @@ class _TensorBase:
         return _builtin_bool(self._value)
 
     def __float__(self):
-        return float(self._value)
+        v = float(self._value)
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "float")
+        return v
 
     def __int__(self):
-        return int(self._value)
+        v = int(self._value)
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "int")
+        return v
 
     def __index__(self):
         if self._value.dtype.kind not in "iub":
