@@ -207,7 +207,8 @@ class GradientTape:
             self._used = True
 
         tracked = self._tracked
-        grads = self._backward(targets, seeds, flat_sources)
+        with np.errstate(all="ignore"):  # rules on plain values: TF prints no FP warnings
+            grads = self._backward(targets, seeds, flat_sources)
         self._end_call()
 
         results = []
@@ -316,7 +317,8 @@ class GradientTape:
         dt = target._value.dtype
         seeds = np.eye(n, dtype=dt).reshape((n,) + tshape) if dt.kind in "fc" else None
         tracked = self._tracked
-        grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
+        with np.errstate(all="ignore"):
+            grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
         self._end_call()
         results = []
         for s in flat_sources:
@@ -357,7 +359,8 @@ class GradientTape:
         grads = {}
         if dt.kind in "fc" and n and b:
             seeds = np.broadcast_to(np.eye(n, dtype=dt).reshape((n, 1) + ty), (n,) + tshape).copy()
-            grads = self._backward_batched(target, seeds, [source], n)
+            with np.errstate(all="ignore"):
+                grads = self._backward_batched(target, seeds, [source], n)
         tracked = self._tracked
         self._end_call()
         if not _differentiable_dtype(source):

@@ -294,6 +294,31 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
+
+
+def _quiet_errstate():
+    """numpy's error-state context variable and its all-'ignore' value (what np.errstate sets),
+    so ``apply`` can silence floating-point warnings for ~0.1 us instead of np.errstate's ~3 us."""
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar as var
+    except ImportError:  # numpy < 2: np.errstate's own context variable is not exposed
+        return _NoErrstate(), None
+    with np.errstate(all="ignore"):
+        return var, var.get()
+
+
+class _NoErrstate:
+    """Stand-in for old numpy: set/reset through np.seterr (slower, same effect)."""
+
+    def set(self, _value):
+        return np.seterr(all="ignore")
+
+    def reset(self, old):
+        np.seterr(**old)
+
+
+_errstate, _QUIET = _quiet_errstate()
+_quiet_set, _quiet_reset = _errstate.set, _errstate.reset
 _EXPLAIN = None  # runtime.explain while tf.debugging.enable_gradient_explanations() is on
 _lookup = registry.RULES.get
 
@@ -318,18 +343,22 @@ def apply(fn, args, kwargs=None):
             f"Convert to numpy first (t.numpy()) if you do not need its gradient, or add a rule "
             f"with runtime.rules.define(...)."
         )
-    vals = [_unwrap(a) for a in args]
+    vals = [a._value if type(a) is Tensor else _unwrap(a) for a in args]
+    quiet = _quiet_set(_QUIET)  # TF prints no floating-point warnings (log(-1), 1/0...)
     try:
         out = rule.impl(*vals, **kwargs) if kwargs else rule.impl(*vals)
     except ValueError as e:
         raise errors.InvalidArgumentError(f"{rule.name}: {e}") from e
+    finally:
+        _quiet_reset(quiet)
     result = Tensor.__new__(Tensor)
     result._value = out
     if _EXPLAIN is not None:
         _EXPLAIN.op(rule, args, result)
     tapes = _state.tapes
     if tapes:
-        if rule.differentiable and getattr(out, "dtype", None) is not None and out.dtype.kind in "fc":
+        dt = getattr(out, "dtype", None)
+        if rule.differentiable and dt is not None and dt.kind in "fc":
             for tape in tapes:
                 tape._record(rule, args, vals, kwargs, result)
         else:  # nothing to differentiate, but reading a variable still watches it (as in TF)
