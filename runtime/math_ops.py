@@ -673,6 +673,8 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, name=None):
     a, b = _t(a), _t(b)
     if transpose_a or adjoint_a:
         a = _swap_last(a)
+    if b._value.ndim == 1:  # numpy's matmul of a matrix (stack) and a vector: one op
+        return _binary(np.matmul, a, b)
     return apply(np.squeeze, (_binary(np.matmul, a, apply(np.expand_dims, (b, -1))),), {"axis": -1})
 
 

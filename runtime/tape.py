@@ -11,6 +11,7 @@ gradient computation is recorded too and can be differentiated again.
 """
 
 import enum
+import math as _math
 import logging
 
 import numpy as np
@@ -207,8 +208,11 @@ class GradientTape:
             self._used = True
 
         tracked = self._tracked
-        with np.errstate(all="ignore"):  # rules on plain values: TF prints no FP warnings
+        quiet = _tensor._quiet_set(_tensor._QUIET)  # rules on plain values: no FP warnings (TF)
+        try:
             grads = self._backward(targets, seeds, flat_sources)
+        finally:
+            _tensor._quiet_reset(quiet)
         self._end_call()
 
         results = []
@@ -313,12 +317,11 @@ class GradientTape:
         flat_sources = _flat_tensors(sources, "sources")
         self._begin_call()
         tshape = tuple(np.shape(target._value))
-        n = int(np.prod(tshape, dtype=np.int64))
+        n = _math.prod(tshape)
         dt = target._value.dtype
         seeds = np.eye(n, dtype=dt).reshape((n,) + tshape) if dt.kind in "fc" else None
         tracked = self._tracked
-        with np.errstate(all="ignore"):
-            grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
+        grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
         self._end_call()
         results = []
         for s in flat_sources:
@@ -354,13 +357,12 @@ class GradientTape:
             )
         self._begin_call()
         b, ty = tshape[0], tshape[1:]
-        n = int(np.prod(ty, dtype=np.int64))
+        n = _math.prod(ty)
         dt = target._value.dtype
         grads = {}
         if dt.kind in "fc" and n and b:
             seeds = np.broadcast_to(np.eye(n, dtype=dt).reshape((n, 1) + ty), (n,) + tshape).copy()
-            with np.errstate(all="ignore"):
-                grads = self._backward_batched(target, seeds, [source], n)
+            grads = self._backward_batched(target, seeds, [source], n)
         tracked = self._tracked
         self._end_call()
         if not _differentiable_dtype(source):
@@ -375,8 +377,14 @@ class GradientTape:
 
     def _backward_batched(self, target, seeds, sources, n):
         """Like ``_backward`` with cotangents that carry a leading batch axis of size n."""
-        from . import batching
+        quiet = _tensor._quiet_set(_tensor._QUIET)  # no FP warnings, as in TF
+        try:
+            return self._backward_batched_sweep(target, seeds, sources, n)
+        finally:
+            _tensor._quiet_reset(quiet)
 
+    def _backward_batched_sweep(self, target, seeds, sources, n):
+        batching = _batching()
         nodes = self._nodes[:]
         source_ids = {id(s) for s in sources}
         relevant = _reachable(nodes, source_ids)
@@ -415,6 +423,18 @@ class GradientTape:
                         [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def _batching():
+    """runtime.batching, imported on the first jacobian (it is not needed before)."""
+    global _batching_module
+    if _batching_module is None:
+        from . import batching
+        _batching_module = batching
+    return _batching_module
+
+
+_batching_module = None
 
 
 def _reachable(nodes, source_ids):

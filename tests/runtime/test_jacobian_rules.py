@@ -60,6 +60,10 @@ CASES = {
     "clip": (lambda a, lo, hi: np.clip(a, lo - 0.5, hi + 0.5), [dom(S, (2, 3)), dom(S, (3,)), dom(S, (2, 1))]),
     "matmul_2d": (lambda a, b: a @ b, [dom(S, (2, 3)), dom(S, (3, 4))]),
     "matmul_batched": (lambda a, b: np.matmul(a, b), [dom(S, (2, 3, 3)), dom(S, (3, 2))]),
+    "matmul_column": (lambda a, b: a @ b, [dom(S, (4, 3)), dom(S, (3, 1))]),
+    "matvec": (lambda a, b: tf.linalg.matvec(a, b), [dom(S, (4, 3)), dom(S, (3,))]),
+    "matvec_batched_matrix": (lambda a, b: np.matmul(a, b), [dom(S, (2, 4, 3)), dom(S, (3,))]),
+    "vecmat": (lambda a, b: np.matmul(a, b), [dom(S, (3,)), dom(S, (3, 4))]),
     # reductions
     "sum_mean": (lambda x: np.sum(x, axis=(0, 2)) + np.sum(np.mean(x, axis=1, keepdims=True)[:, 0, :2]),
                  [dom(S, (2, 3, 2))]),
