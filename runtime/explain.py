@@ -202,7 +202,8 @@ def _path_from(node, source):
 
 
 def _code(where):
-    return linecache.getline(where[0], where[1]).strip()
+    """The source line, without a trailing comment (a ``#`` after two spaces)."""
+    return linecache.getline(where[0], where[1]).split("  #")[0].strip()
 
 
 def _at(where):
