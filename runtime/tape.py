@@ -238,7 +238,7 @@ class GradientTape:
     def _backward(self, targets, seeds, sources):
         """Accumulated gradients keyed by id, for every source reachable from the targets."""
         nodes = self._nodes[:]  # a persistent tape may record this very sweep
-        source_ids = {id(s) for s in sources}
+        source_ids = self._connectable(sources, targets)
         relevant = _reachable(nodes, source_ids)
 
         higher = bool(_state.tapes)  # record the sweep itself for higher-order derivatives
@@ -271,6 +271,13 @@ class GradientTape:
                 contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+    def _connectable(self, sources, targets):
+        """Ids of the sources that can receive a gradient: those this tape tracks (TF: an
+        unwatched tensor gets None even when it is an input of a recorded op) and the targets."""
+        tracked = self._tracked
+        target_ids = {id(t) for t in targets}
+        return {id(s) for s in sources if id(s) in tracked or id(s) in target_ids}
 
     # --- jacobians ------------------------------------------------------------------------
     def _begin_call(self):
@@ -386,7 +393,7 @@ class GradientTape:
     def _backward_batched_sweep(self, target, seeds, sources, n):
         batching = _batching()
         nodes = self._nodes[:]
-        source_ids = {id(s) for s in sources}
+        source_ids = self._connectable(sources, [target])
         relevant = _reachable(nodes, source_ids)
         higher = bool(_state.tapes)
         grads = {}

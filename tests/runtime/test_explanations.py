@@ -69,6 +69,19 @@ def test_not_watched(explained):
     assert "shape=(2,)" in text and "dtype=float32" in text
 
 
+def test_not_watched_next_to_a_watched_variable(explained):
+    def run():
+        x = tf.constant([1.0, 2.0])
+        w = tf.Variable(2.0)
+        with tf.GradientTape() as tape:
+            y = x * w  # <- here
+        return tape.gradient(y, [w, x])
+
+    gw, gx = run()
+    assert gw is not None and gx is None
+    _check(explained, run, "it was not watched", "x")
+
+
 def test_untrainable_variable(explained):
     def run():
         v = tf.Variable(3.0, trainable=False, name="frozen")
