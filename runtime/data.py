@@ -5,15 +5,19 @@ iterator, and iterating yields tensors (or tuples/dicts of them) exactly as TF's
 iteration does.  Everything runs eagerly in this thread, so ``prefetch``, ``cache`` and
 ``num_parallel_calls`` change nothing but are accepted.
 
-Deliberate differences from TF: ``shuffle`` draws with numpy's PCG64, not TF's Philox, so a
-seeded shuffle is reproducible run to run but its order is not TF's; a ``map`` function runs
-eagerly on each element (TF traces it once into a graph, so Python side effects such as
-``print`` happen once there, once per element here).
+A seeded ``shuffle`` gives TF's order (TF's Philox generator, seed derivation and draws).
+Deliberate differences: with ``tf.random.set_seed`` and no op seed, TF draws the op seed from a
+stream that every seeded op advances; here only datasets advance it, so after a ``tf.random`` call
+the order differs.  A ``map`` function runs eagerly on each element (TF traces it once into a
+graph, so Python side effects such as ``print`` happen once there, once per element here).
 """
+
+import random as pyrandom
 
 import numpy as np
 
 from . import errors, nest
+from .philox import Philox
 from .tensor import TensorShape, _TensorBase, _wrap, as_dtype, convert_to_tensor, int64
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
@@ -178,40 +182,22 @@ class Dataset:
         return _named(Dataset(make, UNKNOWN_CARDINALITY), "_UnbatchDataset")
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
-        """TF's buffered shuffle: draw uniformly from a buffer of ``buffer_size`` elements.
+        """TF's buffered shuffle: each output is drawn uniformly from a buffer of ``buffer_size``.
 
-        Seeded (here or by ``tf.random.set_seed``), the order is the same every run, and each
-        new iteration (epoch) draws a new order unless ``reshuffle_each_iteration=False``.
-        The order is not TensorFlow's (numpy's generator, not Philox).
+        With a seed (here, or ``tf.random.set_seed``) the order is TensorFlow's own: the same
+        Philox generator, seeds and draws.  Each new iteration (epoch) draws a new order unless
+        ``reshuffle_each_iteration=False``.
         """
         size = int(buffer_size)
         if size <= 0 and size != AUTOTUNE:
             raise errors.InvalidArgumentError(f"buffer_size must be greater than zero, got {size}")
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
-        from . import random as _random
-        base = [int(s) for s in (_random._global["seed"], seed) if s is not None]
-        epochs = [0]
+        seeds = _tf_seeds(seed)
+        seed_generator = Philox(*seeds) if reshuffle else None
 
         def make():
-            if base:
-                rng = np.random.default_rng(base + [epochs[0] if reshuffle else 0])
-            else:
-                rng = np.random.default_rng()
-            epochs[0] += 1
-            buf = []
-            it = iter(self)
-            for e in it:
-                buf.append(e)
-                if len(buf) >= size > 0:
-                    break
-            for e in it:
-                j = int(rng.integers(len(buf)))
-                yield buf[j]
-                buf[j] = e
-            while buf:
-                j = int(rng.integers(len(buf)))
-                buf[j], buf[-1] = buf[-1], buf[j]
-                yield buf.pop()
+            rng = Philox(seed_generator(), seed_generator()) if reshuffle else Philox(*seeds)
+            return _shuffled(iter(self), size, rng)
         return _named(Dataset(make, self._cardinality, self._spec), "_ShuffleDataset")
 
     def repeat(self, count=None, name=None):
@@ -328,6 +314,62 @@ class Dataset:
 
     def __repr__(self):
         return f"<{self._name} element_spec={_spec_text(self.element_spec)}>"
+
+
+_DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2 ** 31 - 1
+_op_seeds = {"rng": None, "stream": None}
+
+
+def _tf_seeds(op_seed):
+    """The two seeds TF's ``random_seed.get_seed`` gives a dataset op (random ones if unseeded).
+
+    With a global seed and no op seed, TF draws the op seed from ``random.Random(global_seed)``,
+    one draw per seeded op since ``tf.random.set_seed``; here only datasets draw from it.
+    """
+    from . import random as _random
+    global_seed = _random._global["seed"]
+    if global_seed is not None:
+        if op_seed is None:
+            if _op_seeds["rng"] is not _random._global["rng"]:  # set_seed was called again
+                _op_seeds["rng"] = _random._global["rng"]
+                _op_seeds["stream"] = pyrandom.Random(global_seed)
+            op_seed = _op_seeds["stream"].randint(0, _MAXINT32)
+        seeds = (int(global_seed) % _MAXINT32, int(op_seed) % _MAXINT32)
+    elif op_seed is not None:
+        seeds = (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
+    else:
+        return tuple(int(s) for s in np.random.default_rng().integers(1, 2 ** 63, 2))
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _shuffled(it, size, rng):
+    """TF's shuffle of one pass: keep ``size`` elements; emit one at random, then refill.
+
+    The buffer is a ring holding positions ``start .. end-1``; a draw picks an offset from the
+    oldest, whose element then takes the emitted one's place before ``start`` advances.
+    """
+    if size < 0:  # AUTOTUNE: the whole input
+        items = list(it)
+        it, size = iter(items), max(len(items), 1)
+    ring = [None] * size
+    start = end = 0
+    exhausted = False
+    while True:
+        while not exhausted and end - start < size:
+            try:
+                ring[end % size] = next(it)
+                end += 1
+            except StopIteration:
+                exhausted = True
+        if end == start:
+            return
+        j = (start + rng() % (end - start)) % size
+        first = start % size
+        out = ring[j]
+        ring[j], ring[first] = ring[first], None
+        start += 1
+        yield out
 
 
 class _Iterator:

@@ -33,7 +33,7 @@ _SKIP = (os.path.dirname(os.path.abspath(__file__)) + os.sep,
          os.path.dirname(os.path.abspath(np.__file__)) + os.sep)
 _seq = itertools.count(1)
 _ops = {}                                  # id(tensor) -> _Node of the op that made it
-_left = collections.deque(maxlen=256)      # recent values that left the tape, newest last
+_left = collections.deque(maxlen=256)     # recent values that left the tape, newest last
 _left_by_value = {}                        # id(value) -> _Node (kind "left"); values kept alive
 
 

@@ -59,30 +59,68 @@ def test_batch_of_ragged_elements_says_which():
         list(ds)
 
 
-def test_shuffle_is_a_permutation_reproducible_with_a_seed_and_reshuffles_each_epoch():
-    ds = tf.data.Dataset.range(50).shuffle(10, seed=7)
-    e1 = [int(v) for v in ds]
-    e2 = [int(v) for v in ds]
-    assert sorted(e1) == list(range(50)) and sorted(e2) == list(range(50))
-    assert e1 != list(range(50)) and e1 != e2  # 50 elements: an identity order is ~impossible
-    again = tf.data.Dataset.range(50).shuffle(10, seed=7)
-    assert [int(v) for v in again] == e1 and [int(v) for v in again] == e2
-    fixed = tf.data.Dataset.range(50).shuffle(10, seed=7, reshuffle_each_iteration=False)
-    assert [int(v) for v in fixed] == [int(v) for v in fixed]
+def _ints(ds):
+    return [int(v) for v in ds]
+
+
+# Orders printed by TensorFlow 2.21 (tensorflow-cpu) for the same programs.
+TF_ORDERS = {
+    "range(10).shuffle(10, seed=1, reshuffle=False)": [7, 9, 3, 6, 5, 1, 8, 4, 0, 2],
+    "range(10).shuffle(10, seed=1) epoch 1": [0, 9, 5, 1, 2, 7, 3, 8, 6, 4],
+    "range(10).shuffle(10, seed=1) epoch 2": [8, 9, 7, 5, 4, 6, 2, 1, 0, 3],
+    "range(20).shuffle(5, seed=3, reshuffle=False)":
+        [2, 4, 0, 3, 6, 1, 7, 9, 8, 11, 10, 15, 16, 17, 18, 19, 13, 12, 5, 14],
+    "range(20).shuffle(5, seed=3)":
+        [4, 1, 0, 2, 7, 8, 10, 6, 9, 12, 5, 3, 15, 13, 17, 16, 14, 11, 18, 19],
+    "range(6).shuffle(4, seed=7).repeat(2)": [0, 4, 2, 3, 5, 1, 1, 3, 0, 2, 4, 5],
+    "set_seed(5); range(10).shuffle(10)": [7, 5, 4, 1, 0, 9, 6, 3, 8, 2],
+    "set_seed(5); ...; a second range(10).shuffle(10)": [1, 7, 4, 2, 3, 0, 8, 9, 5, 6],
+    "set_seed(5); range(10).shuffle(10, seed=2**40 + 3)": [5, 6, 8, 2, 3, 1, 4, 7, 0, 9],
+    "set_seed(5); range(10).shuffle(10, seed=0)": [6, 2, 5, 1, 7, 0, 4, 3, 8, 9],
+    "set_seed(0); range(10).shuffle(10, seed=0)": [4, 9, 1, 0, 7, 3, 5, 2, 8, 6],
+}
+
+
+def test_seeded_shuffle_gives_tensorflows_order():
+    r = tf.data.Dataset.range
+    assert _ints(r(10).shuffle(10, seed=1, reshuffle_each_iteration=False)) == \
+        TF_ORDERS["range(10).shuffle(10, seed=1, reshuffle=False)"]
+    d = r(10).shuffle(10, seed=1)
+    assert _ints(d) == TF_ORDERS["range(10).shuffle(10, seed=1) epoch 1"]
+    assert _ints(d) == TF_ORDERS["range(10).shuffle(10, seed=1) epoch 2"]
+    assert _ints(r(20).shuffle(5, seed=3, reshuffle_each_iteration=False)) == \
+        TF_ORDERS["range(20).shuffle(5, seed=3, reshuffle=False)"]
+    assert _ints(r(20).shuffle(5, seed=3)) == TF_ORDERS["range(20).shuffle(5, seed=3)"]
+    assert _ints(r(6).shuffle(4, seed=7).repeat(2)) == TF_ORDERS["range(6).shuffle(4, seed=7).repeat(2)"]
+
+
+def test_global_seed_shuffle_gives_tensorflows_order():
+    r = tf.data.Dataset.range
+    try:
+        tf.random.set_seed(5)
+        assert _ints(r(10).shuffle(10)) == TF_ORDERS["set_seed(5); range(10).shuffle(10)"]
+        assert _ints(r(10).shuffle(10)) == TF_ORDERS["set_seed(5); ...; a second range(10).shuffle(10)"]
+        tf.random.set_seed(5)
+        assert _ints(r(10).shuffle(10)) == TF_ORDERS["set_seed(5); range(10).shuffle(10)"]
+        assert _ints(r(10).shuffle(10, seed=2 ** 40 + 3)) == \
+            TF_ORDERS["set_seed(5); range(10).shuffle(10, seed=2**40 + 3)"]
+        assert _ints(r(10).shuffle(10, seed=0)) == TF_ORDERS["set_seed(5); range(10).shuffle(10, seed=0)"]
+        tf.random.set_seed(0)
+        assert _ints(r(10).shuffle(10, seed=0)) == TF_ORDERS["set_seed(0); range(10).shuffle(10, seed=0)"]
+    finally:
+        tf.random.set_seed(None)
+
+
+def test_unseeded_shuffle_is_a_permutation_that_changes_each_epoch():
+    d = tf.data.Dataset.range(50).shuffle(50)
+    e1, e2 = _ints(d), _ints(d)
+    assert sorted(e1) == sorted(e2) == list(range(50)) and e1 != e2
 
 
 def test_shuffle_buffer_bounds_how_far_an_element_moves_forward():
     """With a buffer of b, output position i holds an input element < i + b (TF's algorithm)."""
-    out = [int(v) for v in tf.data.Dataset.range(100).shuffle(4, seed=1)]
-    assert all(v < i + 4 for i, v in enumerate(out))
-
-
-def test_global_seed_makes_shuffle_reproducible():
-    tf.random.set_seed(3)
-    a = [int(v) for v in tf.data.Dataset.range(20).shuffle(20)]
-    tf.random.set_seed(3)
-    b = [int(v) for v in tf.data.Dataset.range(20).shuffle(20)]
-    assert a == b and sorted(a) == list(range(20))
+    out = _ints(tf.data.Dataset.range(100).shuffle(4, seed=1))
+    assert sorted(out) == list(range(100)) and all(v < i + 4 for i, v in enumerate(out))
 
 
 def test_map_unpacks_tuples_and_passes_dicts_whole():
