@@ -114,8 +114,6 @@ class Dataset:
     def zip(*datasets, name=None):
         """Elements of several datasets side by side, stopping at the shortest."""
         structure = datasets[0] if len(datasets) == 1 else datasets
-        if isinstance(structure, Dataset):
-            raise TypeError("Dataset.zip needs two or more datasets, or a tuple/dict of them.")
         flat = nest.flatten(structure)
         for d in flat:
             if not isinstance(d, Dataset):
@@ -152,7 +150,7 @@ class Dataset:
         """Stack ``batch_size`` consecutive elements; the last, smaller batch unless dropped."""
         size = int(batch_size)
         if size <= 0:
-            raise errors.InvalidArgumentError(f"Batch size must be greater than zero, got {size}")
+            raise errors.InvalidArgumentError(f"Batch size must be greater than zero. (got {size})")
 
         def make():
             chunk = []
@@ -190,7 +188,8 @@ class Dataset:
         """
         size = int(buffer_size)
         if size <= 0 and size != AUTOTUNE:
-            raise errors.InvalidArgumentError(f"buffer_size must be greater than zero, got {size}")
+            raise errors.InvalidArgumentError(
+                f"buffer_size must be greater than zero or UNKNOWN_CARDINALITY (got {size})")
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         seeds = _tf_seeds(seed)
         seed_generator = Philox(*seeds) if reshuffle else None
@@ -397,16 +396,19 @@ def _stack(elements):
     flat = [nest.flatten(e) for e in elements]
     columns = []
     for c, parts in enumerate(zip(*flat)):
-        shapes = {np.shape(p._value) for p in parts}
-        if len(shapes) > 1:
-            first = TensorShape(np.shape(parts[0]._value))
-            other = next(i for i, p in enumerate(parts) if np.shape(p._value) != tuple(first))
-            raise errors.InvalidArgumentError(
-                f"Cannot batch tensors with different shapes in component {c}. First element had "
-                f"shape {list(first)} and element {other} had shape "
-                f"{list(np.shape(parts[other]._value))}.")
+        first = np.shape(parts[0]._value)
+        for p in parts[1:]:
+            if np.shape(p._value) != first:
+                raise errors.InvalidArgumentError(
+                    f"Cannot add tensor to the batch: number of elements does not match. Shapes "
+                    f"are: [tensor]: {_dims(np.shape(p._value))}, [batch]: {_dims(first)} "
+                    f"(component {c} of the element; batch elements must have equal shapes)")
         columns.append(_wrap(np.stack([p._value for p in parts])))
     return nest.pack_sequence_as(elements[0], columns)
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _with_shape(spec, shape):
