@@ -332,6 +332,10 @@ def explain(sources, targets, tape, tracked, what="gradient"):
     call_where = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("<unknown>", 0)
     for s in sources:
         label, var = _describe(s, frame)
-        text, where = _cause(s, targets, tape, tracked, call_where, var)
+        try:
+            text, where = _cause(s, targets, tape, tracked, call_where, var)
+        except Exception as e:  # a debugging aid must never break the gradient it explains
+            text, where = (f"no explanation could be found ({type(e).__name__}: {e}), a bug "
+                           f"in adjoin's explanations.", call_where)
         message = f"tape.{what} returned None for {label}: {text}"
         warnings.warn_explicit(message, GradientExplanationWarning, where[0], where[1])
