@@ -12,7 +12,6 @@ gradient computation is recorded too and can be differentiated again.
 
 import enum
 import math as _math
-import logging
 
 import numpy as np
 
@@ -25,7 +24,10 @@ from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant, Tens
 
 __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient"]
 
-_log = logging.getLogger("tensorflow")
+def _warn(message, *args):
+    """Log as TF does, on the "tensorflow" logger (``logging`` loaded on first use: import time)."""
+    import logging
+    logging.getLogger("tensorflow").warning(message, *args)
 
 
 class UnconnectedGradients(enum.Enum):
@@ -116,7 +118,7 @@ class GradientTape:
                     f"or ExtensionType."
                 )
             if not _differentiable_dtype(t):
-                _log.warning(
+                _warn(
                     "The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",
                     t.dtype,
                 )
@@ -195,7 +197,7 @@ class GradientTape:
 
         if self._recording:
             if self._persistent:
-                _log.warning(
+                _warn(
                     "Calling GradientTape.gradient on a persistent tape inside its context is "
                     "significantly less efficient than calling it outside the context (it causes "
                     "the gradient ops to be recorded on the tape, leading to increased CPU and "
@@ -289,7 +291,7 @@ class GradientTape:
             )
         if self._recording:
             if self._persistent:
-                _log.warning(
+                _warn(
                     "Calling GradientTape.jacobian on a persistent tape inside its context is "
                     "significantly less efficient than calling it outside the context (it causes "
                     "the gradient ops to be recorded on the tape, leading to increased CPU and "
