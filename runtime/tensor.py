@@ -343,7 +343,12 @@ def apply(fn, args, kwargs=None):
             f"Convert to numpy first (t.numpy()) if you do not need its gradient, or add a rule "
             f"with runtime.rules.define(...)."
         )
-    vals = [a._value if type(a) is Tensor else _unwrap(a) for a in args]
+    if len(args) == 2:  # the common case, without a comprehension's call (hot path)
+        a, b = args
+        vals = [a._value if type(a) is Tensor else _unwrap(a),
+                b._value if type(b) is Tensor else _unwrap(b)]
+    else:
+        vals = [a._value if type(a) is Tensor else _unwrap(a) for a in args]
     quiet = _quiet_set(_QUIET)  # TF prints no floating-point warnings (log(-1), 1/0...)
     try:
         out = rule.impl(*vals, **kwargs) if kwargs else rule.impl(*vals)
