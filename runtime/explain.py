@@ -162,41 +162,37 @@ def tape_entered(tape):
 # --- diagnosis --------------------------------------------------------------------------------
 
 def _path(target, source):
-    """Nodes from the source's first consumer up to the target's op, or None if unconnected."""
+    """(nodes from the source's first consumer up to the target's op, the source's argument
+    position in the first), or None if nothing recorded connects them."""
     start = node_of(target)
     if start is None:
         return None
-    seen = set()
-    stack = [(start, (start,))]
+    child = {id(start): None}   # node id -> the node it feeds on the way to the target
+    stack = [start]
     while stack:
-        node, path = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+        node = stack.pop()
         for ref, parent, pos in node.parents:
             if ref is not None and ref() is source:
-                return list(reversed(path)), pos
-            if parent is not None:
-                stack.append((parent, path + (parent,)))
+                path = [node]
+                while child[id(path[-1])] is not None:
+                    path.append(child[id(path[-1])])
+                return path, pos
+            if parent is not None and id(parent) not in child:
+                child[id(parent)] = node
+                stack.append(parent)
     return None
 
 
 def _reaches(node, source):
-    return _path_from(node, source)
-
-
-def _path_from(node, source):
-    seen = set()
+    """Whether ``node`` was computed (at any depth) from ``source``."""
+    seen = {id(node)}
     stack = [node]
     while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        for ref, parent, _ in n.parents:
+        for ref, parent, _ in stack.pop().parents:
             if ref is not None and ref() is source:
                 return True
-            if parent is not None:
+            if parent is not None and id(parent) not in seen:
+                seen.add(id(parent))
                 stack.append(parent)
     return False
 
