@@ -169,6 +169,15 @@ def test_long_loops_within_budget_and_same_gradient(fn, args):
         assert used <= budget, (frac, used, budget)
 
 
+def test_sizes_learned_by_one_call_are_not_trusted_for_other_shapes():
+    g = grad(update, memory_budget=200_000)
+    small, big = X[:4], np.linspace(-1.0, 1.0, 256)
+    g(small, 1500)                               # learns a small trip's size
+    used, got = peak(g, big, 1500)
+    same(got, grad(update)(big, 1500))
+    assert used <= 200_000
+
+
 @pytest.mark.parametrize("fn, args", LONG[:3], ids=IDS[:3])
 def test_long_loops_against_finite_differences(fn, args, dense):
     short = tuple(a if not isinstance(a, int) else a // 30 for a in args)

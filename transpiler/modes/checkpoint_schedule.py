@@ -175,7 +175,7 @@ def size_of(value, _seen=None):
 
 # --- the run-time plan of one loop ----------------------------------------------------------------
 _live = threading.local()
-_LEARNED = weakref.WeakKeyDictionary()    # generated code object -> {loop: bytes one trip saved}
+_LEARNED = weakref.WeakKeyDictionary()    # generated code -> {loop: (state bytes, bytes one trip saved)}
 
 
 def _plans():
@@ -228,9 +228,10 @@ class Checkpoints:
         a trip's tape, known only from an earlier run of the same loop: without it a quarter of
         the budget goes to snapshots (the first reversed trip measures the tape within the
         rest); with it half, or, for a known trip count, evenly spaced stretches whose tapes fit."""
-        self.state_size = size_of(state)
+        self.state_size = self.first_size = size_of(state)
         self.code = sys._getframe(2).f_code        # the generated function running this loop
-        self.tape_size = _LEARNED.get(self.code, {}).get(self.where)
+        state, tape = _LEARNED.get(self.code, {}).get(self.where, (None, None))
+        self.tape_size = tape if state == self.state_size else None     # (other shapes: measure again)
         self.share = math.inf
         if self.fixed is not None:
             self.capacity = max(1, int(self.fixed))
@@ -306,7 +307,7 @@ class Checkpoints:
         self.peak = max(self.peak, self.held + size)
         if self.measured == 1 or size / trips > (self.tape_size or 0):
             self.tape_size = size / trips if self.measured == 1 else max(self.tape_size, size / trips)
-            _LEARNED.setdefault(self.code, {})[self.where] = self.tape_size
+            _LEARNED.setdefault(self.code, {})[self.where] = (self.first_size, self.tape_size)
 
     # --- the adjoint sweep ----------------------------------------------------------------------
     def reversal(self, repeat=False):
