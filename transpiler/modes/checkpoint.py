@@ -220,7 +220,8 @@ def loop(rev, s, out, has):
         new = ast.For(s.target, s.iter, [take] + plain, [], None)
     else:
         new = ast.While(s.test, [take] + plain, [])
-    note = _comment(f"checkpointed (memory_budget): snapshots of {', '.join(carried) or 'nothing'} "
+    why = "memory_budget" if fixed is None else f"adjoin: snapshots={fixed}"
+    note = _comment(f"checkpointed ({why}): snapshots of {', '.join(carried) or 'nothing'} "
                     "when due, nothing saved per trip")
     new = ast.copy_location(new, s)
     for attr in ("_carried", "_src"):
