@@ -58,8 +58,8 @@ def main(quick=False):
     rows += hvp.goal_rows({d: hvp.hvp_rows(d) for d in (np.float64, np.float32)})
     line_times = straight_line.measure()
     per_statement = straight_line.transform_time(200, repeat=2 if quick else 3) / 200
-    line, transform = straight_line.goal_rows(line_times, per_statement)
-    rows += [line, memory, transform]
+    line, line_np, transform = straight_line.goal_rows(line_times, per_statement)
+    rows += [line, line_np, memory, transform]
     sizes = indexed_loop.SIZES[:1] if quick else indexed_loop.SIZES
     rows += indexed_loop.goal_rows({n: indexed_loop.measure(n) for n in sizes})
 

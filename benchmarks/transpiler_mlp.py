@@ -53,8 +53,9 @@ def hand_written(W1, b1, W2, b2, X, Y):
 
 
 def best_of(variants, args, repeat=30, rounds=3):
-    """(best, median) seconds of each callable: ``rounds`` blocks of ``repeat`` runs, the blocks of
-    the variants alternating, so a slow spell of the machine does not land on one variant."""
+    """(best, median) seconds of each callable, in process CPU time (the machine's other work
+    does not count): ``rounds`` blocks of ``repeat`` runs, the blocks of the variants
+    alternating, so a slow spell of the machine does not land on one variant."""
     for fn in variants:
         fn(*args)
     times = [[] for _ in variants]
@@ -63,9 +64,9 @@ def best_of(variants, args, repeat=30, rounds=3):
     for _ in range(rounds):
         for k, fn in enumerate(variants):
             for _ in range(repeat):
-                t = time.perf_counter()
+                t = time.process_time()
                 fn(*args)
-                times[k].append(time.perf_counter() - t)
+                times[k].append(time.process_time() - t)
     gc.enable()
     return [(min(ts), float(np.median(ts))) for ts in times]
 
@@ -142,9 +143,9 @@ def main():
     # the transformation itself (parse -> ... -> compile), no cache
     t_transform = []
     for _ in range(20):
-        t = time.perf_counter()
+        t = time.process_time()
         transform(loss, wrt=(0, 1, 2, 3))
-        t_transform.append(time.perf_counter() - t)
+        t_transform.append(time.process_time() - t)
 
     for dtype in (np.float64, np.float32):
         rows = measure(dtype)
