@@ -49,7 +49,15 @@ class Generated:
     def __init__(self, ctx, stages, node, code, function, seed_name, wrt, single, note):
         self.ctx, self.stages, self.node, self.code = ctx, stages, node, code
         self.function, self.seed_name, self.wrt, self.single = function, seed_name, wrt, single
-        self.own_source = module_source(node, code, ctx, note)
+        self.note = note
+        self._own_source = None
+
+    @property
+    def own_source(self):
+        """This function's module text, made when first shown (most calls never print it)."""
+        if self._own_source is None:
+            self._own_source = module_source(self.node, self.code, self.ctx, self.note)
+        return self._own_source
 
     @property
     def source(self):

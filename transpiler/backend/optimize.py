@@ -171,8 +171,12 @@ def _count(tree, ctx):
 def _propagate_local(fn, params):
     """``a = b`` inside any block: read ``b`` instead when ``a`` is assigned once and read only
     later in the same block, before ``b`` changes (the copies rule templates leave in loops)."""
-    stores = _count(fn, ast.Store)
-    loads = _count(fn, ast.Load)
+    stores, loads = {}, {}                     # one walk for both counts
+    for n in walk(fn):
+        if n.__class__ is ast.Name:
+            counts = stores if n.ctx.__class__ is ast.Store else loads if n.ctx.__class__ is ast.Load else None
+            if counts is not None:
+                counts[n.id] = counts.get(n.id, 0) + 1
 
     def visit(block):
         for s in block:

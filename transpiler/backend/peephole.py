@@ -29,6 +29,10 @@ def _name(node, ctx=ast.Load):
 
 
 def _stores(stmt):
+    if stmt.__class__ is ast.Assign and len(stmt.targets) == 1 and stmt.targets[0].__class__ is ast.Name:
+        return {stmt.targets[0].id}          # the common case, without a walk (values bind nothing)
+    if stmt.__class__ is ast.Expr:
+        return set()
     return {n.id for n in walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
@@ -71,20 +75,17 @@ def _drop_copy_back(block):
     block[:] = out
 
 
-class _NegatedProducts(ast.NodeTransformer):
-    """``a + -y * c`` (or ``a + c * -y``) -> ``a - y * c``."""
-
-    def visit_BinOp(self, node):
-        self.generic_visit(node)
-        if isinstance(node.op, ast.Add) and isinstance(node.right, ast.BinOp) \
-                and isinstance(node.right.op, ast.Mult):
+def _negated_products(binops):
+    """``a + -y * c`` (or ``a + c * -y``) -> ``a - y * c``, on each BinOp of ``binops`` in place."""
+    for node in binops:
+        if isinstance(node.op, ast.Add) and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Mult):
             m = node.right
             for side in ("left", "right"):
                 v = getattr(m, side)
                 if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub):
                     setattr(m, side, v.operand)
-                    return ast.copy_location(ast.BinOp(node.left, ast.Sub(), m), node)
-        return node
+                    node.op = ast.Sub()
+                    break
 
 
 def _inline_negations(block, loads_total):
@@ -159,7 +160,7 @@ def _merge_add_at(block, is_add_at):
         i += 1
 
 
-def _coalesce_writes(fn, is_setitem):
+def _coalesce_writes(fn, loops, is_setitem):
     """In a loop body ``b = setitem(a, i, v)`` ... ``a = b`` (the back edge) becomes
     ``a = setitem(a, i, v)``: the array is then held by one name only, so ``set_at`` can write
     it in place.  Only when ``b`` is assigned nowhere else and read only in this body after its
@@ -169,7 +170,7 @@ def _coalesce_writes(fn, is_setitem):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             stores[n.id] = stores.get(n.id, 0) + 1
     loads_total = _loads(fn)
-    for loop in [n for n in walk(fn) if isinstance(n, (ast.For, ast.While))]:
+    for loop in loops:
         body = loop.body
         k = len(body)
         while k > 0 and _copy(body[k - 1]) is not None:
@@ -200,41 +201,46 @@ def _coalesce_writes(fn, is_setitem):
             k -= 1
 
 
-class _InPlaceWrites(ast.NodeTransformer):
-    """``a = setitem(a, i, v)`` -> ``a = set_at(a, i, v)`` (in place when ``a`` is private)."""
-
-    def __init__(self, is_setitem, set_at_ref):
-        self.is_setitem, self.set_at_ref = is_setitem, set_at_ref
-
-    def visit_Assign(self, node):
-        v = node.value
-        if len(node.targets) == 1 and _name(node.targets[0], ast.Store) and isinstance(v, ast.Call) \
-                and len(v.args) == 3 and not v.keywords and _name(v.args[0]) \
-                and v.args[0].id == node.targets[0].id and self.is_setitem(v.func):
-            v.func = ast.copy_location(self.set_at_ref(), v.func)
-        return node
-
-
-def _blocks(fn):
-    yield fn.body
-    for n in walk(fn):
-        if isinstance(n, (ast.For, ast.While, ast.If)) and n is not fn:
-            yield n.body
-            if n.orelse:
-                yield n.orelse
+def _self_write(node, is_setitem):
+    """Is ``node`` ``a = setitem(a, i, v)``?"""
+    v = node.value
+    return len(node.targets) == 1 and _name(node.targets[0], ast.Store) and isinstance(v, ast.Call) \
+        and len(v.args) == 3 and not v.keywords and _name(v.args[0]) \
+        and v.args[0].id == node.targets[0].id and is_setitem(v.func)
 
 
 def tidy(fn, resolve):
     """Apply the rewrites to every block of the generated FunctionDef ``fn`` (in place);
-    ``resolve`` maps a function expression of the generated code to its object."""
+    ``resolve`` maps a function expression of the generated code to its object.  One walk
+    finds what each rewrite could apply to; a rewrite with nothing to do costs nothing."""
     def is_add_at(func):
         return resolve(func) is add_at
-    loads_total = _loads(fn)
-    for block in list(_blocks(fn)):
-        _drop_copy_back(block)
-        _inline_negations(block, loads_total)
-        _merge_add_at(block, is_add_at)
-    _NegatedProducts().visit(fn)
+    blocks, binops, loads_total = [fn.body], [], {}
+    copies = negations = calls = False
+    for n in walk(fn):
+        cls = n.__class__
+        if cls is ast.Name:
+            if n.ctx.__class__ is ast.Load:
+                loads_total[n.id] = loads_total.get(n.id, 0) + 1
+        elif cls is ast.BinOp:
+            binops.append(n)
+        elif cls in (ast.For, ast.While, ast.If):
+            blocks.append(n.body)
+            if n.orelse:
+                blocks.append(n.orelse)
+        elif cls is ast.Assign:
+            v = n.value
+            copies = copies or v.__class__ is ast.Name
+            negations = negations or (v.__class__ is ast.UnaryOp and v.op.__class__ is ast.USub)
+            calls = calls or (v.__class__ is ast.Call and len(v.args) == 4)
+    for block in blocks:
+        if copies:
+            _drop_copy_back(block)
+        if negations:
+            _inline_negations(block, loads_total)
+        if calls:
+            _merge_add_at(block, is_add_at)
+    _negated_products(binops)
     return fn
 
 
@@ -244,6 +250,18 @@ def writes_in_place(fn, resolve, ref):
     name)`` gives an expression for an object in the generated code."""
     def is_setitem(func):
         return resolve(func) is setitem
-    _coalesce_writes(fn, is_setitem)
-    _InPlaceWrites(is_setitem, lambda: ref(set_at, "set_at")).visit(fn)
+    loops, writes = [], []
+    for n in walk(fn):
+        if isinstance(n, (ast.For, ast.While)):
+            loops.append(n)
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and len(n.value.args) == 3:
+            writes.append(n)
+    writes = [n for n in writes if is_setitem(n.value.func)]
+    if not writes:
+        return fn
+    if loops:
+        _coalesce_writes(fn, loops, is_setitem)
+    for n in writes:
+        if _self_write(n, is_setitem):
+            n.value.func = ast.copy_location(ref(set_at, "set_at"), n.value.func)
     return fn
