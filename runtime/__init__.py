@@ -28,7 +28,7 @@ from .custom_gradient import custom_gradient, recompute_grad  # noqa: F401
 from .module import Module, name_scope  # noqa: F401
 from .printing import print_ as print  # noqa: F401,A001
 from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
-from . import math, nn, linalg, random, autodiff  # noqa: F401
+from . import math, nn, linalg, signal, random, autodiff  # noqa: F401
 from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
 
 newaxis = None

@@ -187,3 +187,48 @@ def test_transpiler_grad_and_jvp():
     assert_close(grad(f)(x), numeric_grad(f, x), 1e-5, 1e-6, what="transpiler grad")
     t = np.random.default_rng(10).standard_normal((3, 4))
     assert_close(jvp(f, (x,), (t,))[1], numeric_jvp(f, [x], [t]), 1e-5, 1e-6, what="transpiler jvp")
+
+
+# --- tf.signal ------------------------------------------------------------------------------------------
+
+def test_tf_signal_on_the_tape():
+    x = np.random.default_rng(11).standard_normal((2, 6))
+
+    def f(v):
+        z = tf.signal.rfft(v)
+        y = tf.signal.irfft(z * z, fft_length=[6])
+        w = tf.signal.irfft2d(tf.signal.rfft2d(v, fft_length=[2, 4]) ** 2, fft_length=[2, 4])
+        return tf.reduce_sum(y * v) + tf.reduce_sum(tf.signal.fftshift(w) * v[:, :4])
+
+    def ref(v):
+        z = np.fft.rfft(v)
+        w = np.fft.irfft2(np.fft.rfft2(v, s=(2, 4)) ** 2, s=(2, 4))
+        return np.sum(np.fft.irfft(z * z, n=6) * v) + np.sum(np.fft.fftshift(w) * v[:, :4])
+
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = f(v)
+    assert_close(tape.gradient(y, v).numpy(), numeric_grad(ref, x), 1e-5, 1e-6, what="tf.signal")
+
+
+def test_tf_signal_types_match_tf():
+    z = tf.signal.rfft(tf.constant(np.arange(4.0, dtype=np.float32)))
+    assert z.dtype == tf.complex64 and z.shape == (3,)
+    assert tf.signal.irfft(z).dtype == tf.float32
+    assert tf.signal.fft(z).dtype == tf.complex64
+    with pytest.raises(TypeError, match="complex64, complex128"):
+        tf.signal.fft(tf.constant([1.0, 2.0]))
+    with pytest.raises(TypeError, match="float32, float64"):
+        tf.signal.rfft(z)
+    with pytest.raises(ValueError, match="fft_length"):
+        tf.signal.rfft2d(tf.constant(np.ones((2, 2))), fft_length=[2])
+
+
+def test_transpiler_with_tf_signal_aliases():
+    from transpiler import grad
+
+    def f(x):
+        return tf.reduce_sum(tf.signal.irfft(tf.signal.rfft(x) ** 2) * x)
+
+    x = np.random.default_rng(12).standard_normal(8)
+    assert_close(grad(f)(x), numeric_grad(f, x), 1e-5, 1e-6, what="transpiled tf.signal")

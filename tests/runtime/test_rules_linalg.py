@@ -409,3 +409,71 @@ def test_transpiler_grad_and_jvp_of_decompositions():
     assert_close(grad(f)(a), numeric_grad(f, a), 1e-5, 1e-6, what="transpiler grad")
     t = rng.standard_normal(a.shape)
     assert_close(jvp(f, (a,), (t,))[1], numeric_jvp(f, [a], [t]), 1e-5, 1e-6, what="transpiler jvp")
+
+
+# --- tf.linalg: TF's layouts, on the tape and through the transpiler ---------------------------------
+
+def test_tf_linalg_svd_layout_and_gradient():
+    a = with_spectrum(np.random.default_rng(11), (), 4, 3, spread(np.random.default_rng(12), 3))
+    s, u, v = tf.linalg.svd(tf.constant(a))
+    assert (s.shape, u.shape, v.shape) == ((3,), (4, 3), (3, 3))
+    assert_close(np.matmul(u.numpy() * s.numpy(), v.numpy().T), a, 1e-12, 1e-12, what="a = u diag(s) v^T")
+    assert_close(tf.linalg.svd(tf.constant(a), compute_uv=False).numpy(), s.numpy(), 1e-12, 1e-12)
+
+    def f(x):
+        s, u, v = tf.linalg.svd(x)
+        return tf.reduce_sum(s ** 3) + tf.reduce_sum(v[0] ** 4) + tf.reduce_sum(u[:, 1] ** 4)
+
+    def ref(x):
+        uu, ss, vh = np.linalg.svd(x, full_matrices=False)
+        return np.sum(ss ** 3) + np.sum(vh[:, 0] ** 4) + np.sum(uu[:, 1] ** 4)
+
+    assert_close(_tape_grad(f, a), numeric_grad(ref, a), 1e-5, 1e-6, what="tf.linalg.svd gradient")
+
+
+def test_tf_linalg_eigh_qr_slogdet_pinv_lstsq_gradients():
+    rng = np.random.default_rng(13)
+    sym = symmetric(rng, (), 3)
+    tall = with_spectrum(rng, (), 4, 3, spread(rng, 3))
+    sq = square(rng, (), 3)
+    rhs = rng.standard_normal((4, 2))
+    cases = [
+        (lambda x: tf.reduce_sum(tf.linalg.eigh(x)[0] ** 3) + tf.reduce_sum(tf.linalg.eigh(x)[1][0] ** 4),
+         lambda x: np.sum(np.linalg.eigh(x)[0] ** 3) + np.sum(np.linalg.eigh(x)[1][0] ** 4), sym),
+        (lambda x: tf.reduce_sum(tf.linalg.eigvalsh(x) ** 3), lambda x: np.sum(np.linalg.eigvalsh(x) ** 3), sym),
+        (lambda x: tf.reduce_sum(tf.linalg.qr(x)[0] ** 3) + tf.reduce_sum(tf.linalg.qr(x)[1]),
+         lambda x: np.sum(np.linalg.qr(x)[0] ** 3) + np.sum(np.linalg.qr(x)[1]), tall),
+        (lambda x: tf.linalg.slogdet(x)[1], lambda x: np.linalg.slogdet(x)[1], sq),
+        (lambda x: tf.reduce_sum(tf.linalg.pinv(x) ** 2), lambda x: np.sum(np.linalg.pinv(x) ** 2), tall),
+        (lambda x: tf.reduce_sum(tf.linalg.lstsq(x, tf.constant(rhs)) ** 2),
+         lambda x: np.sum(np.linalg.lstsq(x, rhs)[0] ** 2), tall),
+        (lambda x: tf.reduce_sum(tf.linalg.lstsq(tf.linalg.matrix_transpose(x), tf.constant(rhs[:3]),
+                                                 l2_regularizer=0.5) ** 2),
+         lambda x: np.sum(np.matmul(x, np.linalg.solve(np.matmul(x.T, x) + 0.5 * np.eye(3), rhs[:3])) ** 2),
+         tall),
+    ]
+    for f, ref, a in cases:
+        assert_close(_tape_grad(f, a), numeric_grad(ref, a), 1e-5, 1e-6, what="tf.linalg")
+
+
+def test_tf_linalg_errors_and_dtypes():
+    x32 = tf.constant(np.diag([1.0, 2.0]).astype(np.float32))
+    e, v = tf.linalg.eigh(x32)
+    assert e.dtype == tf.float32 and v.dtype == tf.float32
+    sign, logdet = tf.linalg.slogdet(tf.constant([[0.0, 2.0], [3.0, 0.0]]))
+    assert float(sign) == -1.0 and abs(float(logdet) - np.log(6.0)) < 1e-6
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.linalg.eigh(tf.constant(np.ones((2, 3))))
+
+
+def test_transpiler_with_tf_linalg_aliases():
+    from transpiler import grad
+
+    def f(x):
+        w, v = tf.linalg.eigh(x)
+        return tf.reduce_sum(w ** 3) + tf.linalg.det(x) + tf.linalg.slogdet(x)[1]
+
+    a = symmetric(np.random.default_rng(14), (), 3) + 4 * np.eye(3)
+    e = np.random.default_rng(15).standard_normal((3, 3))
+    e = e + e.T
+    assert_close(np.sum(grad(f)(a) * e), numeric_jvp(f, [a], [e]), 1e-5, 1e-6, what="transpiled tf.linalg")
