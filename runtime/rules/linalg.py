@@ -25,14 +25,37 @@ from .registry import COMPOSITES, define, nondifferentiable, primitive
 from .support import dtype_of, items_like, scatter_add, shape_of, unbroadcast
 
 
+@primitive
 def T(x):
-    """Swap the last two axes (matrix transpose over a batch)."""
+    """Swap the last two axes (matrix transpose over a batch).  A primitive, so gradients the
+    transpiler generates with it can be differentiated again."""
     return np.swapaxes(x, -1, -2)
 
 
+def T_vjp(g, ans, x):
+    return T(g)
+
+
+def T_jvp(t, ans, x):
+    return T(t)
+
+
+@primitive
 def as_matrix_scalar(g):
     """A batch of scalars ``g`` shaped [..., 1, 1] so it broadcasts against matrices."""
     return np.expand_dims(np.expand_dims(g, -1), -1)
+
+
+def as_matrix_scalar_vjp(g, ans, x):
+    return np.reshape(g, shape_of(x))
+
+
+def as_matrix_scalar_jvp(t, ans, x):
+    return as_matrix_scalar(t)
+
+
+define(T, vjp=(T_vjp,), jvp=(T_jvp,))
+define(as_matrix_scalar, vjp=(as_matrix_scalar_vjp,), jvp=(as_matrix_scalar_jvp,))
 
 
 # --- inverse: d(A^-1) = -A^-1 dA A^-1 ----------------------------------------------------

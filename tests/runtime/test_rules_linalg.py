@@ -477,3 +477,37 @@ def test_transpiler_with_tf_linalg_aliases():
     e = np.random.default_rng(15).standard_normal((3, 3))
     e = e + e.T
     assert_close(np.sum(grad(f)(a) * e), numeric_jvp(f, [a], [e]), 1e-5, 1e-6, what="transpiled tf.linalg")
+
+
+def f_det_inv(x):
+    return np.linalg.det(x) * np.sum(np.linalg.inv(x))
+
+
+def test_transpiler_second_order_through_det_and_inv():
+    """Rules written as single expressions are inlined and transformed again (T is a primitive)."""
+    from transpiler import higher
+
+    rng = np.random.default_rng(16)
+    a, v = square(rng, (), 3), rng.standard_normal((3, 3))
+    h = 1e-4
+    got = np.sum(higher.hvp(f_det_inv)(a, v) * v)
+    want = (f_det_inv(a + 2 * h * v) - 2 * f_det_inv(a) + f_det_inv(a - 2 * h * v)) / (4 * h * h)
+    assert abs(got - want) <= 1e-5 * max(1.0, abs(want))
+
+
+def test_forward_accumulator_through_decompositions_and_ffts():
+    rng = np.random.default_rng(17)
+    a = with_spectrum(rng, (), 4, 3, spread(rng, 3))
+    t = rng.standard_normal(a.shape)
+
+    def f(x):
+        u, s, vh = np.linalg.svd(x, full_matrices=False)
+        q, r = np.linalg.qr(x)
+        w, v = np.linalg.eigh(np.matmul(np.swapaxes(x, 0, 1), x))
+        return np.sum(s ** 2) + np.sum(u[0] ** 4) + np.sum(r ** 3) + np.sum(w) + np.sum(v[1] ** 4) \
+            + np.sum(np.fft.irfft(np.fft.rfft(x) ** 2, n=3) * x)
+
+    x = tf.constant(a)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(t)) as acc:
+        y = f(x)
+    assert_close(acc.jvp(y).numpy(), numeric_jvp(f, [a], [t]), 1e-5, 1e-6, what="ForwardAccumulator")
