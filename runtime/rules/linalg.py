@@ -22,6 +22,7 @@ differentiated where the rank is locally constant (full rank).
 import numpy as np
 
 from .registry import COMPOSITES, define, nondifferentiable, primitive
+from .fft import real_part
 from .support import dtype_of, items_like, scatter_add, shape_of, unbroadcast
 
 
@@ -627,9 +628,10 @@ define(np.linalg.eigvalsh, vjp=(eigvalsh_vjp,), jvp=(eigvalsh_jvp,))
 
 
 def check_symmetric(a, ans_w, what):
-    """eig is differentiated for real symmetric matrices only (real eigenvalues, orthonormal vectors)."""
-    x = value_of(a)
-    if np.iscomplexobj(x) or np.iscomplexobj(value_of(ans_w)) or \
+    """eig is differentiated for real symmetric matrices only (real eigenvalues, orthonormal vectors).
+    numpy >= 2.5 returns them as complex arrays with zero imaginary parts."""
+    x, w = value_of(a), value_of(ans_w)
+    if np.iscomplexobj(x) or np.any(np.abs(np.imag(w)) > 0) or \
             not np.allclose(x, np.swapaxes(x, -1, -2), rtol=1e-10, atol=1e-12):
         raise NotImplementedError(
             f"{what}: only real symmetric matrices are differentiated (their eigenvalues are real and the "
@@ -637,10 +639,15 @@ def check_symmetric(a, ans_w, what):
             f"(non-symmetric or complex) eigendecomposition is not supported.")
 
 
+def real_for_real(grad, a):
+    """The gradient of a real input: the real part where the outputs were complex (numpy >= 2.5's eig)."""
+    return real_part(grad) if np.iscomplexobj(grad) and not np.iscomplexobj(a) else grad
+
+
 def eig_vjp(g, ans, a):
     check_symmetric(a, ans[0], "np.linalg.eig")
     gw, gv = items_like(g, ans)
-    return eigh_grad(gw, gv, ans[0], ans[1], None)
+    return real_for_real(eigh_grad(gw, gv, ans[0], ans[1], None), a)
 
 
 def eig_jvp(t, ans, a):
@@ -657,7 +664,7 @@ def eig_packed(a):
 
 def eig_packed_vjp(g, ans, a):
     check_symmetric(a, ans, "np.linalg.eig")
-    return eigh_grad(g[..., 0, :], g[..., 1:, :], ans[..., 0, :], ans[..., 1:, :], None)
+    return real_for_real(eigh_grad(g[..., 0, :], g[..., 1:, :], ans[..., 0, :], ans[..., 1:, :], None), a)
 
 
 def eig_packed_jvp(t, ans, a):
@@ -676,7 +683,7 @@ def eig_on_tensors(a):
 
 def eigvals_vjp(g, ans, a):
     check_symmetric(a, ans, "np.linalg.eigvals")
-    return eigh_grad(g, 0, ans, np.linalg.eig(a)[1], None)
+    return real_for_real(eigh_grad(g, 0, ans, np.linalg.eig(a)[1], None), a)
 
 
 def eigvals_jvp(t, ans, a):
