@@ -121,6 +121,7 @@ def lower_half_mask(n, dtype):
 
 
 def cholesky_vjp(g, ans, a):
+    refuse_complex(a, "np.linalg.cholesky")
     n = shape_of(a)[-1]
     l_inv = np.linalg.inv(ans)
     middle = np.matmul(T(ans), g) * lower_half_mask(n, dtype_of(a))
@@ -129,6 +130,7 @@ def cholesky_vjp(g, ans, a):
 
 
 def cholesky_jvp(t, ans, a):
+    refuse_complex(a, "np.linalg.cholesky")
     n = shape_of(a)[-1]
     l_inv = np.linalg.inv(ans)
     phi = np.matmul(np.matmul(l_inv, t), T(l_inv))
@@ -353,17 +355,22 @@ def inverse_gaps(w, what, thing="eigenvalues"):
 
 
 def refuse_complex(x, what):
+    """The rules here are for real matrices (a complex one needs conjugate transposes)."""
     if np.iscomplexobj(value_of(x)):
-        raise NotImplementedError(f"{what}: complex matrices are not differentiated; split into real parts")
+        hint = " (for a vector norm, np.linalg.norm(np.abs(z)) is the same value)" if "norm" in what else ""
+        raise NotImplementedError(f"{what}: the derivative for complex input is not supported; write the "
+                                  f"computation with real arrays{hint}")
 
 
 # --- slogdet: (sign, log|det A|);  d log|det A| = tr(A^-1 dA), the sign is piecewise constant -----
 
 def logabsdet_grad(g, a):
+    refuse_complex(a, "np.linalg.slogdet")
     return as_matrix_scalar(g) * T(np.linalg.inv(a))
 
 
 def logabsdet_tangent(t, a):
+    refuse_complex(a, "np.linalg.slogdet")
     return np.trace(np.linalg.solve(a, t), axis1=-2, axis2=-1)
 
 
@@ -426,12 +433,14 @@ def pinv_tangent(t, x, a):
 
 
 def pinv_vjp(g, ans, a, rcond=None, hermitian=False, **kwargs):
+    refuse_complex(a, "np.linalg.pinv")
     if hermitian:   # numpy reads the lower triangle only (through eigh)
         return from_triangle(pinv_grad(g, ans, to_symmetric(a, "L")), "L")
     return pinv_grad(g, ans, a)
 
 
 def pinv_jvp(t, ans, a, rcond=None, hermitian=False, **kwargs):
+    refuse_complex(a, "np.linalg.pinv")
     if hermitian:
         return pinv_tangent(to_symmetric(t, "L"), ans, to_symmetric(a, "L"))
     return pinv_tangent(t, ans, a)
@@ -443,6 +452,8 @@ define(np.linalg.pinv, vjp=(pinv_vjp,), jvp=(pinv_jvp,))
 # --- lstsq: (x, residuals, rank, s) with x = pinv(a) b -------------------------------------------
 
 def check_lstsq(a, b):
+    refuse_complex(a, "np.linalg.lstsq")
+    refuse_complex(b, "np.linalg.lstsq")
     m, n = shape_of(a)
     if np.ndim(value_of(b)) == 2 and shape_of(b)[1] == 0:
         return
@@ -529,10 +540,12 @@ def lstsq_solution_vjp_b(g, ans, a, b, rcond=None):
 
 
 def lstsq_solution_jvp_a(t, ans, a, b, rcond=None):
+    check_lstsq(a, b)
     return np.matmul(pinv_tangent(t, np.linalg.pinv(a), a), b)
 
 
 def lstsq_solution_jvp_b(t, ans, a, b, rcond=None):
+    check_lstsq(a, b)
     return np.matmul(np.linalg.pinv(a), t)
 
 
@@ -558,6 +571,8 @@ COMPOSITES[np.linalg.lstsq] = lstsq_on_tensors
 
 def eigh_grad(gw, gv, w, v, UPLO="L"):
     """The gradient w.r.t. ``a`` of ``w, v = eigh(a)`` (``UPLO=None``: eig, which reads all of a)."""
+    if UPLO:
+        refuse_complex(v, "np.linalg.eigh")
     inner = as_diag(gw)
     if any_nonzero(gv):
         inner = inner + inverse_gaps(w, "np.linalg.eigh" if UPLO else "np.linalg.eig") * np.matmul(T(v), gv)
@@ -567,6 +582,8 @@ def eigh_grad(gw, gv, w, v, UPLO="L"):
 
 def eigh_tangent(t, w, v, UPLO="L"):
     """(dw, dv) of ``w, v = eigh(a)`` along ``t``."""
+    if UPLO:
+        refuse_complex(v, "np.linalg.eigh")
     p = np.matmul(np.matmul(T(v), to_symmetric(t, UPLO) if UPLO else t), v)
     dv = np.matmul(v, inverse_gaps(w, "np.linalg.eigh" if UPLO else "np.linalg.eig") * p)
     return np.diagonal(p, axis1=-2, axis2=-1), dv
@@ -972,6 +989,7 @@ def tie_share(values, best, axis):
 
 def norm_grad(g, ans, x, ord=None, axis=None, keepdims=False):
     """d norm(x) / d x weighted by ``g`` (shaped like the norm)."""
+    refuse_complex(x, "np.linalg.norm")
     axes = norm_axes(x, ord, axis)
     gk = keep_reduced(g, x, axes, keepdims)
     nk = keep_reduced(ans, x, axes, keepdims)

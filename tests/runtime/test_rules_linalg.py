@@ -513,3 +513,23 @@ def test_forward_accumulator_through_decompositions_and_ffts():
     with tf.autodiff.ForwardAccumulator(x, tf.constant(t)) as acc:
         y = f(x)
     assert_close(acc.jvp(y).numpy(), numeric_jvp(f, [a], [t]), 1e-5, 1e-6, what="ForwardAccumulator")
+
+
+def test_complex_matrices_are_refused_where_the_rule_assumes_real():
+    rng = np.random.default_rng(18)
+    z = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+    h = np.matmul(z, z.conj().T) + 3 * np.eye(3)
+    cases = [
+        (L.cholesky_vjp, (np.ones((3, 3)), np.linalg.cholesky(h), h)),
+        (L.slogdet_vjp, ((0, 1.0), np.linalg.slogdet(z), z)),
+        (L.pinv_vjp, (np.ones((3, 3)), np.linalg.pinv(z), z)),
+        (L.eigh_vjp, ((np.ones(3), np.ones((3, 3))), np.linalg.eigh(h), h)),
+        (L.svd_vjp, ((np.ones((3, 3)), np.ones(3), np.ones((3, 3))), np.linalg.svd(z), z)),
+        (L.qr_vjp, ((np.ones((3, 3)), np.ones((3, 3))), np.linalg.qr(z), z)),
+        (L.norm_vjp, (1.0, np.linalg.norm(z[0]), z[0])),
+    ]
+    for rule, args in cases:
+        with pytest.raises(NotImplementedError, match="complex input"):
+            rule(*args)
+    # holomorphic ones are fine: d det / dA = det(A) A^-T (the convention's plain transpose)
+    assert_close(L.det_vjp(1.0, np.linalg.det(z), z), np.linalg.det(z) * np.linalg.inv(z).T, 1e-12, 1e-12)
