@@ -535,3 +535,32 @@ def test_complex_matrices_are_refused_where_the_rule_assumes_real():
     got, want = L.det_vjp(1.0, np.linalg.det(z), z), np.linalg.det(z) * np.linalg.inv(z).T
     assert_close(got.real, want.real, 1e-12, 1e-12)
     assert_close(got.imag, want.imag, 1e-12, 1e-12)
+
+
+B4 = np.random.default_rng(19).standard_normal(4)
+
+
+def lstsq_everything(x):
+    sol, res, rank, sv = np.linalg.lstsq(x, B4, rcond=None)
+    return np.sum(sol ** 2) + np.sum(res) + np.sum(sv ** 3)
+
+
+def pinv_and_norms(x):
+    return np.sum(np.linalg.pinv(x) ** 2) + np.linalg.norm(x, 2) + np.linalg.norm(x, axis=0, ord=3)[1]
+
+
+def powers_and_chains(x):
+    m = x[:3]
+    return np.sum(np.linalg.matrix_power(m, 3)) + np.sum(np.linalg.multi_dot([x, m, m]))
+
+
+@pytest.mark.parametrize("f", [lstsq_everything, pinv_and_norms, powers_and_chains],
+                         ids=["lstsq", "pinv_norm", "matrix_power_multi_dot"])
+def test_transpiler_grad_and_jvp_of_the_rest(f):
+    from transpiler import grad, jvp
+
+    rng = np.random.default_rng(20)
+    a = with_spectrum(rng, (), 4, 3, spread(rng, 3))
+    t = rng.standard_normal(a.shape)
+    assert_close(grad(f)(a), numeric_grad(f, a), 1e-5, 1e-6, what=f"transpiler grad {f.__name__}")
+    assert_close(jvp(f, (a,), (t,))[1], numeric_jvp(f, [a], [t]), 1e-5, 1e-6, what=f"transpiler jvp {f.__name__}")
