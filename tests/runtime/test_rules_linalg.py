@@ -564,3 +564,19 @@ def test_transpiler_grad_and_jvp_of_the_rest(f):
     t = rng.standard_normal(a.shape)
     assert_close(grad(f)(a), numeric_grad(f, a), 1e-5, 1e-6, what=f"transpiler grad {f.__name__}")
     assert_close(jvp(f, (a,), (t,))[1], numeric_jvp(f, [a], [t]), 1e-5, 1e-6, what=f"transpiler jvp {f.__name__}")
+
+
+def test_tape_jacobian_of_singular_values_and_an_fft():
+    rng = np.random.default_rng(21)
+    a = with_spectrum(rng, (), 4, 3, spread(rng, 3))
+    x = tf.constant(a)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        s = np.linalg.svd(x, compute_uv=False)
+        y = np.fft.irfft(np.fft.rfft(x) ** 2, n=3)
+    for out, f in ((s, lambda v: np.linalg.svd(v, compute_uv=False)),
+                   (y, lambda v: np.fft.irfft(np.fft.rfft(v) ** 2, n=3))):
+        jac = tape.jacobian(out, x).numpy()
+        want = np.stack([numeric_grad(lambda v, i=i: f(v).reshape(-1)[i], a)
+                         for i in range(np.size(out.numpy()))]).reshape(jac.shape)
+        assert_close(jac, want, 1e-5, 1e-6, what="jacobian")
