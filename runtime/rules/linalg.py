@@ -21,7 +21,7 @@ differentiated where the rank is locally constant (full rank).
 
 import numpy as np
 
-from .registry import COMPOSITES, define, nondifferentiable, primitive
+from .registry import COMPOSITES, define, lookup, nondifferentiable, primitive
 from .fft import real_part
 from .support import dtype_of, items_like, scatter_add, shape_of, unbroadcast
 
@@ -996,14 +996,7 @@ def norm_grad(g, ans, x, ord=None, axis=None, keepdims=False):
     if ord is None or ord == "fro" or (ord == 2 and len(axes) == 1):
         return gk * x / nk
     if len(axes) == 1:
-        ax = axes[0]
-        if ord == np.inf or ord == -np.inf:
-            return gk * np.sign(x) * tie_share(np.abs(x), nk, ax)
-        if ord == 0:
-            return np.zeros_like(x)
-        if ord == 1:
-            return gk * np.sign(x)
-        return gk * np.sign(x) * np.abs(x) ** (ord - 1) / nk ** (ord - 1)
+        return vector_norm_grad(gk, nk, x, ord, axes)
     row, col = axes
     if ord in (1, -1, np.inf, -np.inf):
         summed, other = (row, col) if ord in (1, -1) else (col, row)
@@ -1018,6 +1011,19 @@ def norm_grad(g, ans, x, ord=None, axis=None, keepdims=False):
         i = 0 if ord == 2 else -1
         d = np.expand_dims(u[..., :, i], -1) * np.expand_dims(vh[..., i, :], -2)
     return gk * np.moveaxis(d, (-2, -1), (row, col))
+
+
+def vector_norm_grad(gk, nk, x, ord, axes):
+    """The p-norm over ``axes`` (one or several; ``gk``, ``nk`` broadcast against x)."""
+    if ord == 2:
+        return gk * x / nk
+    if ord == np.inf or ord == -np.inf:
+        return gk * np.sign(x) * tie_share(np.abs(x), nk, tuple(axes))
+    if ord == 0:
+        return np.zeros_like(x)
+    if ord == 1:
+        return gk * np.sign(x)
+    return gk * np.sign(x) * np.abs(x) ** (ord - 1) / nk ** (ord - 1)
 
 
 def norm_vjp(g, ans, x, ord=None, axis=None, keepdims=False):
@@ -1118,3 +1124,110 @@ def multi_dot_jvp(t, ans, arrays, out=None):
 
 
 define(np.linalg.multi_dot, vjp=(multi_dot_vjp,), jvp=(multi_dot_jvp,))
+
+
+
+# --- numpy 2's array-API names in np.linalg ----------------------------------------------------------
+
+def svdvals_vjp(g, ans, x):
+    return svd_vjp(g, ans, x, compute_uv=False)
+
+
+def svdvals_jvp(t, ans, x):
+    return svd_jvp(t, ans, x, compute_uv=False)
+
+
+def matrix_norm_vjp(g, ans, x, keepdims=False, ord="fro"):
+    return norm_grad(g, ans, x, ord, (-2, -1), keepdims)
+
+
+def matrix_norm_jvp(t, ans, x, keepdims=False, ord="fro"):
+    return norm_jvp(t, ans, x, ord, (-2, -1), keepdims)
+
+
+def vector_axes(x, axis):
+    """The axes ``np.linalg.vector_norm`` reduces (all of them for ``axis=None``)."""
+    return norm_axes(x, None, axis)
+
+
+def vector_norm_vjp(g, ans, x, axis=None, keepdims=False, ord=2):
+    refuse_complex(x, "np.linalg.vector_norm")
+    axes = vector_axes(x, axis)
+    return vector_norm_grad(keep_reduced(g, x, axes, keepdims), keep_reduced(ans, x, axes, keepdims), x, ord, axes)
+
+
+def vector_norm_jvp(t, ans, x, axis=None, keepdims=False, ord=2):
+    d = vector_norm_vjp(np.ones_like(ans), ans, x, axis, keepdims, ord)
+    return np.sum(d * t, axis=vector_axes(x, axis), keepdims=keepdims)
+
+
+def vecdot_vjp_x1(g, ans, x1, x2, axis=-1):
+    refuse_complex(x1, "np.linalg.vecdot")
+    return unbroadcast(np.expand_dims(g, axis) * x2, x1)
+
+
+def vecdot_vjp_x2(g, ans, x1, x2, axis=-1):
+    refuse_complex(x1, "np.linalg.vecdot")
+    return unbroadcast(np.expand_dims(g, axis) * x1, x2)
+
+
+def vecdot_jvp_x1(t, ans, x1, x2, axis=-1):
+    return np.linalg.vecdot(t, x2, axis=axis)
+
+
+def vecdot_jvp_x2(t, ans, x1, x2, axis=-1):
+    return np.linalg.vecdot(x1, t, axis=axis)
+
+
+def linalg_trace_vjp(g, ans, x, offset=0, dtype=None):
+    return trace_vjp(g, ans, x, offset, -2, -1)
+
+
+def linalg_trace_jvp(t, ans, x, offset=0, dtype=None):
+    return np.linalg.trace(t, offset=offset)
+
+
+def linalg_diagonal_vjp(g, ans, x, offset=0):
+    return diagonal_vjp(g, ans, x, offset, -2, -1)
+
+
+def linalg_diagonal_jvp(t, ans, x, offset=0):
+    return np.linalg.diagonal(t, offset=offset)
+
+
+def cross_vjp_x1(g, ans, x1, x2, axis=-1):       # d <g, a x b> / da = b x g
+    return unbroadcast(np.linalg.cross(x2, g, axis=axis), x1)
+
+
+def cross_vjp_x2(g, ans, x1, x2, axis=-1):       # ... / db = g x a
+    return unbroadcast(np.linalg.cross(g, x1, axis=axis), x2)
+
+
+def cross_jvp_x1(t, ans, x1, x2, axis=-1):
+    return np.linalg.cross(t, x2, axis=axis)
+
+
+def cross_jvp_x2(t, ans, x1, x2, axis=-1):
+    return np.linalg.cross(x1, t, axis=axis)
+
+
+def matrix_transpose_vjp(g, ans, x):
+    return np.linalg.matrix_transpose(g)
+
+
+def matrix_transpose_jvp(t, ans, x):
+    return np.linalg.matrix_transpose(t)
+
+
+define(np.linalg.svdvals, vjp=(svdvals_vjp,), jvp=(svdvals_jvp,))
+define(np.linalg.matrix_norm, vjp=(matrix_norm_vjp,), jvp=(matrix_norm_jvp,))
+define(np.linalg.vector_norm, vjp=(vector_norm_vjp,), jvp=(vector_norm_jvp,))
+define(np.linalg.vecdot, vjp=(vecdot_vjp_x1, vecdot_vjp_x2), jvp=(vecdot_jvp_x1, vecdot_jvp_x2))
+define(np.linalg.trace, vjp=(linalg_trace_vjp,), jvp=(linalg_trace_jvp,))
+define(np.linalg.diagonal, vjp=(linalg_diagonal_vjp,), jvp=(linalg_diagonal_jvp,))
+define(np.linalg.cross, vjp=(cross_vjp_x1, cross_vjp_x2), jvp=(cross_jvp_x1, cross_jvp_x2))
+define(np.linalg.matrix_transpose, vjp=(matrix_transpose_vjp,), jvp=(matrix_transpose_jvp,))
+# np.linalg.matmul and np.linalg.outer compute what np.matmul and np.outer do (on 1-d operands for
+# outer): the same rules
+define(np.linalg.matmul, vjp=lookup(np.matmul).vjps, jvp=lookup(np.matmul).jvps)
+define(np.linalg.outer, vjp=lookup(np.outer).vjps, jvp=lookup(np.outer).jvps)

@@ -580,3 +580,79 @@ def test_tape_jacobian_of_singular_values_and_an_fft():
         want = np.stack([numeric_grad(lambda v, i=i: f(v).reshape(-1)[i], a)
                          for i in range(np.size(out.numpy()))]).reshape(jac.shape)
         assert_close(jac, want, 1e-5, 1e-6, what="jacobian")
+
+
+# --- numpy 2's array-API functions in np.linalg -------------------------------------------------------
+
+@given(batch=batches, m=sides, n=sides, seed=seeds)
+def test_svdvals_matrix_transpose(batch, m, n, seed):
+    rng = np.random.default_rng(seed)
+    a = with_spectrum(rng, batch, m, n, spread(rng, min(m, n)))
+    for fn in (np.linalg.svdvals, np.linalg.matrix_transpose):
+        check_vjp(fn, [a], rng=rng)
+        check_jvp(fn, [a], rng=rng)
+
+
+@pytest.mark.parametrize("ord", ["fro", "nuc", 2, -2, 1, -1, np.inf, -np.inf])
+@given(keepdims=st.booleans(), seed=seeds)
+def test_matrix_norm(ord, keepdims, seed):
+    rng = np.random.default_rng(seed)
+    x = np.stack([with_spectrum(rng, (), 3, 2, spread(rng, 2)) for _ in range(2)])
+    x = x + rng.uniform(-0.05, 0.05, size=x.shape)
+    check_vjp(np.linalg.matrix_norm, [x], kwargs={"ord": ord, "keepdims": keepdims}, rng=rng)
+    check_jvp(np.linalg.matrix_norm, [x], kwargs={"ord": ord, "keepdims": keepdims}, rng=rng)
+
+
+@pytest.mark.parametrize("ord", [2, 1, np.inf, -np.inf, 0, 3, 0.5, -1])
+@given(axis=st.sampled_from([None, 0, -1, (0, 2), (-1, 1)]), keepdims=st.booleans(), seed=seeds)
+def test_vector_norm(ord, axis, keepdims, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0.5, 2.0, size=(2, 3, 2)) * rng.choice([-1, 1], size=(2, 3, 2))
+    check_vjp(np.linalg.vector_norm, [x], kwargs={"ord": ord, "axis": axis, "keepdims": keepdims}, rng=rng)
+    check_jvp(np.linalg.vector_norm, [x], kwargs={"ord": ord, "axis": axis, "keepdims": keepdims}, rng=rng)
+
+
+@given(shapes=st.sampled_from([((3,), (2, 3)), ((2, 3), (2, 3)), ((4, 1, 3), (2, 3))]),
+       axis=st.sampled_from([-1, None]), seed=seeds)
+def test_vecdot_cross_matmul_outer(shapes, axis, seed):
+    rng = np.random.default_rng(seed)
+    x1, x2 = rng.standard_normal(shapes[0]), rng.standard_normal(shapes[1])
+    kw = {} if axis is None else {"axis": axis}
+    for fn in (np.linalg.vecdot, np.linalg.cross):
+        for i in (0, 1):
+            check_vjp(fn, [x1, x2], i, kwargs=kw, rng=rng)
+            check_jvp(fn, [x1, x2], i, kwargs=kw, rng=rng)
+    m1, m2 = rng.standard_normal((2, 3, 4)), rng.standard_normal((4, 2))
+    v1, v2 = rng.standard_normal(3), rng.standard_normal(4)
+    for fn, args in ((np.linalg.matmul, [m1, m2]), (np.linalg.matmul, [v1, m1]), (np.linalg.outer, [v1, v2])):
+        for i in (0, 1):
+            check_vjp(fn, args, i, rng=rng)
+            check_jvp(fn, args, i, rng=rng)
+
+
+@given(batch=batches, n=sides, offset=st.integers(-1, 1), seed=seeds)
+def test_linalg_trace_and_diagonal(batch, n, offset, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(batch + (n, n + 1))
+    for fn in (np.linalg.trace, np.linalg.diagonal):
+        check_vjp(fn, [x], kwargs={"offset": offset}, rng=rng)
+        check_jvp(fn, [x], kwargs={"offset": offset}, rng=rng)
+
+
+def array_api_mix(x):
+    v = np.linalg.vector_norm(x, axis=0, ord=3)
+    c = np.linalg.cross(x[:3, 0], x[:3, 1] ** 2)
+    return np.linalg.matrix_norm(x, ord="nuc") * np.sum(np.linalg.svdvals(x) ** 2) + np.sum(v * c) \
+        + np.linalg.trace(np.linalg.matmul(np.linalg.matrix_transpose(x), x)) \
+        + np.sum(np.linalg.vecdot(x, x ** 3, axis=0)) + np.sum(np.linalg.diagonal(x) * np.linalg.outer(x[0], x[1]))
+
+
+def test_array_api_functions_on_the_tape_and_through_the_transpiler():
+    from transpiler import grad
+
+    rng = np.random.default_rng(22)
+    a = with_spectrum(rng, (), 4, 3, spread(rng, 3))
+    want = numeric_grad(array_api_mix, a)
+    assert_close(grad(array_api_mix)(a), want, 1e-5, 1e-6, what="transpiler")
+    assert_close(_tape_grad(array_api_mix, a), want, 1e-5, 1e-6, what="tape")
+    check_second_order(array_api_mix, a, rng)
