@@ -1,4 +1,4 @@
-"""Rules for ``np.fft``: fft, ifft, rfft, irfft and their 2-d / n-d forms, fftshift, ifftshift.
+"""Rules for ``np.fft``: fft, ifft, rfft, irfft, hfft, ihfft, the 2-d / n-d forms, fftshift, ifftshift.
 
 Complex convention (autograd's and JAX's, the one ``complexes`` uses): a loss is real; for a
 complex intermediate z = x + iy its cotangent is dL/dx - i dL/dy, and a linear map's VJP is
@@ -138,10 +138,37 @@ def irfft_jvp(t, ans, a, n=None, axis=-1, norm=None, out=None):
     return np.fft.irfft(t, n=n, axis=axis, norm=norm)
 
 
+def hfft_vjp(g, ans, a, n=None, axis=-1, norm=None, out=None):
+    """hfft reads a Hermitian half-spectrum like irfft but transforms forward: the weights of irfft,
+    with fft in place of ifft."""
+    check_norm(norm)
+    length = shape_of(ans)[axis]
+    half = fit(np.fft.fft(g, axis=axis, norm=norm), length // 2 + 1, axis)
+    half = half * half_spectrum_weights(length, axis, len(shape_of(ans)), dtype_of(g))
+    return like_input(fit(half, shape_of(a)[axis], axis), a)
+
+
+def hfft_jvp(t, ans, a, n=None, axis=-1, norm=None, out=None):
+    return np.fft.hfft(t, n=n, axis=axis, norm=norm)
+
+
+def ihfft_vjp(g, ans, a, n=None, axis=-1, norm=None, out=None):
+    check_norm(norm)
+    length = shape_of(a)[axis] if n is None else n
+    full = np.fft.ifft(fit(g, length, axis), axis=axis, norm=norm)
+    return real_part(fit(full, shape_of(a)[axis], axis))
+
+
+def ihfft_jvp(t, ans, a, n=None, axis=-1, norm=None, out=None):
+    return np.fft.ihfft(t, n=n, axis=axis, norm=norm)
+
+
 define(np.fft.fft, vjp=(fft_vjp,), jvp=(fft_jvp,))
 define(np.fft.ifft, vjp=(ifft_vjp,), jvp=(ifft_jvp,))
 define(np.fft.rfft, vjp=(rfft_vjp,), jvp=(rfft_jvp,))
 define(np.fft.irfft, vjp=(irfft_vjp,), jvp=(irfft_jvp,))
+define(np.fft.hfft, vjp=(hfft_vjp,), jvp=(hfft_jvp,))
+define(np.fft.ihfft, vjp=(ihfft_vjp,), jvp=(ihfft_jvp,))
 
 
 # --- n-d (fft2 / ifft2 / rfft2 / irfft2 are the n-d ones over the last two axes) ------------------

@@ -86,6 +86,20 @@ def test_irfft(shape, complex_, n, axis, norm, seed):
     check_both(np.fft.irfft, _random(rng, shape, complex_), {"n": n, "axis": axis, "norm": norm}, rng)
 
 
+@given(shape=st.sampled_from([(5,), (4,), (2, 3), (3, 4, 2)]), complex_=st.booleans(),
+       n=st.sampled_from([None, 3, 4, 9]), axis=st.sampled_from([-1, 0]), norm=norms, seed=seeds)
+def test_hfft(shape, complex_, n, axis, norm, seed):
+    rng = np.random.default_rng(seed)
+    check_both(np.fft.hfft, _random(rng, shape, complex_), {"n": n, "axis": axis, "norm": norm}, rng)
+
+
+@given(shape=st.sampled_from([(5,), (6,), (2, 3), (3, 4, 2)]), n=st.sampled_from([None, 3, 4, 8]),
+       axis=st.sampled_from([-1, 0]), norm=norms, seed=seeds)
+def test_ihfft(shape, n, axis, norm, seed):
+    rng = np.random.default_rng(seed)
+    check_both(np.fft.ihfft, rng.standard_normal(shape), {"n": n, "axis": axis, "norm": norm}, rng)
+
+
 # --- n-d --------------------------------------------------------------------------------------------
 
 ND = [np.fft.fftn, np.fft.ifftn, np.fft.fft2, np.fft.ifft2, np.fft.rfftn, np.fft.irfftn, np.fft.rfft2,
@@ -142,7 +156,11 @@ def half_nd(x):
     return np.fft.irfftn(np.fft.rfftn(x, norm="ortho") ** 2, s=x.shape, norm="ortho")
 
 
-LOSSES = [power, roundtrip, convolve, shifted_2d, half_nd]
+def hermitian(x):
+    return np.fft.hfft(np.fft.ihfft(x) ** 2, n=x.shape[-1])
+
+
+LOSSES = [power, roundtrip, convolve, shifted_2d, half_nd, hermitian]
 
 
 def _tape_grad(f, x):
