@@ -570,22 +570,40 @@ COMPOSITES[np.linalg.lstsq] = lstsq_on_tensors
 # triangle of A only, so its gradient lands in that triangle (as TensorFlow's does); eig reads all.
 
 def eigh_grad(gw, gv, w, v, UPLO="L"):
-    """The gradient w.r.t. ``a`` of ``w, v = eigh(a)`` (``UPLO=None``: eig, which reads all of a)."""
-    if UPLO:
-        refuse_complex(v, "np.linalg.eigh")
+    """The gradient w.r.t. ``a`` of ``w, v = eigh(a)``."""
+    refuse_complex(v, "np.linalg.eigh")
     inner = as_diag(gw)
     if any_nonzero(gv):
-        inner = inner + inverse_gaps(w, "np.linalg.eigh" if UPLO else "np.linalg.eig") * np.matmul(T(v), gv)
-    s = np.matmul(np.matmul(v, inner), T(v))
-    return from_triangle(s, UPLO) if UPLO else s
+        inner = inner + inverse_gaps(w, "np.linalg.eigh") * np.matmul(T(v), gv)
+    return from_triangle(np.matmul(np.matmul(v, inner), T(v)), UPLO)
 
 
 def eigh_tangent(t, w, v, UPLO="L"):
     """(dw, dv) of ``w, v = eigh(a)`` along ``t``."""
-    if UPLO:
-        refuse_complex(v, "np.linalg.eigh")
-    p = np.matmul(np.matmul(T(v), to_symmetric(t, UPLO) if UPLO else t), v)
-    dv = np.matmul(v, inverse_gaps(w, "np.linalg.eigh" if UPLO else "np.linalg.eig") * p)
+    refuse_complex(v, "np.linalg.eigh")
+    p = np.matmul(np.matmul(T(v), to_symmetric(t, UPLO)), v)
+    dv = np.matmul(v, inverse_gaps(w, "np.linalg.eigh") * p)
+    return np.diagonal(p, axis1=-2, axis2=-1), dv
+
+
+# eig reads all of a, so it is differentiated with the formulas for a general matrix with real,
+# distinct eigenvalues and unit-norm eigenvectors (V^-1 where eigh has V^T, and the columns kept
+# at unit length).  At a symmetric matrix they reduce to eigh's; written generally, their own
+# derivative (second order) is right in non-symmetric directions too.
+
+def eig_grad(gw, gv, w, v):
+    inner = as_diag(gw)
+    if any_nonzero(gv):
+        gv = gv - v * np.sum(v * gv, axis=-2, keepdims=True)       # the unit-norm constraint
+        inner = inner + inverse_gaps(w, "np.linalg.eig") * np.matmul(T(v), gv)
+    vinv = np.linalg.inv(v)
+    return np.matmul(np.matmul(T(vinv), inner), T(v))
+
+
+def eig_tangent(t, w, v):
+    p = np.matmul(np.matmul(np.linalg.inv(v), t), v)
+    dv = np.matmul(v, inverse_gaps(w, "np.linalg.eig") * p)
+    dv = dv - v * np.sum(v * dv, axis=-2, keepdims=True)
     return np.diagonal(p, axis1=-2, axis2=-1), dv
 
 
@@ -664,12 +682,12 @@ def real_for_real(grad, a):
 def eig_vjp(g, ans, a):
     check_symmetric(a, ans[0], "np.linalg.eig")
     gw, gv = items_like(g, ans)
-    return real_for_real(eigh_grad(gw, gv, ans[0], ans[1], None), a)
+    return real_for_real(eig_grad(gw, gv, ans[0], ans[1]), a)
 
 
 def eig_jvp(t, ans, a):
     check_symmetric(a, ans[0], "np.linalg.eig")
-    return eigh_tangent(t, ans[0], ans[1], None)
+    return eig_tangent(t, ans[0], ans[1])
 
 
 @primitive
@@ -681,12 +699,12 @@ def eig_packed(a):
 
 def eig_packed_vjp(g, ans, a):
     check_symmetric(a, ans, "np.linalg.eig")
-    return real_for_real(eigh_grad(g[..., 0, :], g[..., 1:, :], ans[..., 0, :], ans[..., 1:, :], None), a)
+    return real_for_real(eig_grad(g[..., 0, :], g[..., 1:, :], ans[..., 0, :], ans[..., 1:, :]), a)
 
 
 def eig_packed_jvp(t, ans, a):
     check_symmetric(a, ans, "np.linalg.eig")
-    dw, dv = eigh_tangent(t, ans[..., 0, :], ans[..., 1:, :], None)
+    dw, dv = eig_tangent(t, ans[..., 0, :], ans[..., 1:, :])
     return pack_rows(dw, dv)
 
 
@@ -700,13 +718,13 @@ def eig_on_tensors(a):
 
 def eigvals_vjp(g, ans, a):
     check_symmetric(a, ans, "np.linalg.eigvals")
-    return real_for_real(eigh_grad(g, 0, ans, np.linalg.eig(a)[1], None), a)
+    return real_for_real(eig_grad(g, 0, ans, np.linalg.eig(a)[1]), a)
 
 
 def eigvals_jvp(t, ans, a):
     check_symmetric(a, ans, "np.linalg.eigvals")
-    v = np.linalg.eig(a)[1]
-    return np.sum(np.matmul(t, v) * v, axis=-2)
+    v = np.linalg.eig(a)[1]             # the values alone: no need for distinct eigenvalues
+    return np.diagonal(np.matmul(np.matmul(np.linalg.inv(v), t), v), axis1=-2, axis2=-1)
 
 
 define(np.linalg.eig, vjp=(eig_vjp,), jvp=(eig_jvp,))

@@ -656,3 +656,23 @@ def test_array_api_functions_on_the_tape_and_through_the_transpiler():
     assert_close(grad(array_api_mix)(a), want, 1e-5, 1e-6, what="transpiler")
     assert_close(_tape_grad(array_api_mix, a), want, 1e-5, 1e-6, what="tape")
     check_second_order(array_api_mix, a, rng)
+
+
+def test_eig_second_order_in_non_symmetric_directions():
+    """eig reads all of a: its rule is the general one, so differentiating it again off the
+    symmetric matrices (where first order is defined) is right, not just the symmetric part."""
+    rng = np.random.default_rng(23)
+    a = symmetric(rng, (), 3)
+    check_second_order(lambda x: real_part(np.linalg.eigvals(x)) ** 3, a, rng)
+    check_second_order(lambda x: real_part(np.linalg.eig(x)[1]) ** 2, a, rng)
+
+
+def test_values_alone_at_repeated_eigenvalues_in_forward_mode():
+    q = np.linalg.qr(np.random.default_rng(24).standard_normal((3, 3)))[0]
+    a = np.matmul(q * np.array([1.0, 1.0, 2.0]), q.T)
+    t = np.random.default_rng(25).standard_normal((3, 3))
+    t = t + t.T
+    for fn in (np.linalg.eigvals, np.linalg.eigvalsh):
+        got = np.sort(np.real(L.eigvals_jvp(t, fn(a), a) if fn is np.linalg.eigvals else L.eigvalsh_jvp(t, fn(a), a)))
+        # the sum of the eigenvalue tangents is the trace of t whatever the vectors
+        assert abs(np.sum(got) - np.trace(t)) < 1e-10

@@ -114,3 +114,33 @@ def test_sample(fn):
         else:
             check_vjp(fn, args, i, kwargs=kwargs, rng=rng)
             check_jvp(fn, args, i, kwargs=kwargs, rng=rng)
+
+
+def _real_samples():
+    """Samples with a real first argument, as functions of it alone returning a real array."""
+    out = []
+    for fn, sample in SAMPLES.items():
+        if sample is None:
+            continue
+        args, kwargs, argnums, picks, _ = sample
+        i = argnums[0]
+        if np.iscomplexobj(args[i]):
+            continue
+
+        def f(x, fn=fn, args=args, kwargs=kwargs, i=i, picks=picks):
+            new = list(args)
+            new[i] = x
+            y = fn(*new, **kwargs)
+            if picks is not None:     # a sign-invariant real function of the picked outputs
+                y = sum(np.sum(F.real_part(y[k]) ** 2) * (k + 1) for k in picks)
+            return F.real_part(y) if np.iscomplexobj(np.asarray(getattr(y, "numpy", lambda: y)())) else y
+
+        out.append(pytest.param(f, args[i], id=getattr(fn, "__name__", repr(fn))))
+    return out
+
+
+@pytest.mark.parametrize("f,x", _real_samples())
+def test_sample_second_order(f, x):
+    """Nested tapes (the rules differentiated by the rules) against FD of FD of numpy."""
+    from tests.runtime.linalg_check import check_second_order
+    check_second_order(f, x, np.random.default_rng(2))
