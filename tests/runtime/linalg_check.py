@@ -89,6 +89,29 @@ def check_tuple_jvp(fn, args, argnum=0, picks=(0, 1), kwargs=None, rng=None, rto
         assert_close(got[i], want, rtol, atol, what=f"{rule.name} jvp[{argnum}] output {i} kwargs={kwargs}")
 
 
+def check_packed(fn, a, vector_rows, kwargs=None, rng=None, rtol=1e-5, atol=1e-6):
+    """VJP and JVP of a packed decomposition (``eigh_packed``...): the columns of the rows in
+    ``vector_rows`` are eigen/singular vectors, whose signs are chosen continuously for FD."""
+    from tests.fd import numeric_vjp
+    kwargs = kwargs or {}
+    rng = rng or np.random.default_rng(0)
+    rule = lookup(fn)
+    ans = fn(a, **kwargs)
+    ref = ans[..., vector_rows, :]
+
+    def fixed(x):
+        p = np.array(fn(x, **kwargs))
+        p[..., vector_rows, :] *= np.sign(np.sum(p[..., vector_rows, :] * ref, axis=-2, keepdims=True))
+        return p
+
+    g = rng.standard_normal(np.shape(ans))
+    assert_close(rule.vjp(0)(g, ans, a, **kwargs), numeric_vjp(fixed, [a], 0, g), rtol, atol,
+                 what=f"{rule.name} vjp")
+    t = rng.standard_normal(np.shape(a))
+    assert_close(rule.jvp(0)(t, ans, a, **kwargs), numeric_jvp(fixed, [a], [t]), rtol, atol,
+                 what=f"{rule.name} jvp")
+
+
 def check_second_order(f, x, rng=None, h=1e-4, rtol=1e-4, atol=1e-6, pairs=2):
     """Nested tapes on ``L = sum(w * f(x))`` (f returns one array) vs four-point FD of L."""
     rng = rng or np.random.default_rng(0)
@@ -109,4 +132,4 @@ def check_second_order(f, x, rng=None, h=1e-4, rtol=1e-4, atol=1e-6, pairs=2):
             f"second order of {getattr(f, '__name__', f)}: tape {got} vs finite differences {want}"
 
 
-__all__ = ["check_tuple_vjp", "check_tuple_jvp", "check_second_order", "numeric_grad"]
+__all__ = ["check_tuple_vjp", "check_tuple_jvp", "check_packed", "check_second_order", "numeric_grad"]
