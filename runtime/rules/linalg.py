@@ -1115,19 +1115,24 @@ def chain_matrices(arrays):
     return mats
 
 
-def multi_dot_vjp(g, ans, arrays, out=None):
-    mats = chain_matrices(arrays)
+def chain_products(mats):
+    """(lefts, rights): lefts[i] = M_0 ... M_{i-1} and rights[i] = M_{i+1} ... M_last (None if empty)."""
     k = len(mats)
-    g2 = np.reshape(g, (shape_of(mats[0])[0], shape_of(mats[-1])[1]))
     lefts = [None]
     for i in range(1, k):
         lefts.append(mats[0] if i == 1 else np.matmul(lefts[-1], mats[i - 1]))
     rights = [None]
     for i in range(k - 2, -1, -1):
         rights.append(mats[-1] if i == k - 2 else np.matmul(mats[i + 1], rights[-1]))
-    rights = rights[::-1]
+    return lefts, rights[::-1]
+
+
+def multi_dot_vjp(g, ans, arrays, out=None):
+    mats = chain_matrices(arrays)
+    g2 = np.reshape(g, (shape_of(mats[0])[0], shape_of(mats[-1])[1]))
+    lefts, rights = chain_products(mats)
     grads = []
-    for i in range(k):
+    for i in range(len(mats)):
         gi = g2 if lefts[i] is None else np.matmul(T(lefts[i]), g2)
         gi = gi if rights[i] is None else np.matmul(gi, T(rights[i]))
         grads.append(np.reshape(gi, shape_of(arrays[i])))
@@ -1135,10 +1140,13 @@ def multi_dot_vjp(g, ans, arrays, out=None):
 
 
 def multi_dot_jvp(t, ans, arrays, out=None):
+    mats = chain_matrices(arrays)
+    lefts, rights = chain_products(mats)
     total = 0
-    for i in range(len(arrays)):
-        total = total + np.linalg.multi_dot([t[i] if j == i else a for j, a in enumerate(arrays)])
-    return total
+    for i, ti in enumerate(chain_matrices(t)):
+        term = ti if lefts[i] is None else np.matmul(lefts[i], ti)
+        total = total + (term if rights[i] is None else np.matmul(term, rights[i]))
+    return np.reshape(total, shape_of(ans))
 
 
 define(np.linalg.multi_dot, vjp=(multi_dot_vjp,), jvp=(multi_dot_jvp,))
