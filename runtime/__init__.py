@@ -23,6 +23,11 @@ from .math_ops import (  # noqa: F401
     logical_and, logical_or, logical_not,
     clip_by_value, clip_by_norm, clip_by_global_norm, norm,
 )
+from .math_extra import truncatediv, truncatemod  # noqa: F401
+from .array_extra import (  # noqa: F401
+    sort, argsort, repeat, roll, sequence_mask, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update,
+)
+from .init_ops import constant_initializer, zeros_initializer, ones_initializer  # noqa: F401
 from .indexed_slices import IndexedSlices  # noqa: F401
 from .custom_gradient import custom_gradient, recompute_grad  # noqa: F401
 from .module import Module, name_scope  # noqa: F401

@@ -15,7 +15,7 @@ import logging
 
 import numpy as np
 
-from . import nest
+from . import errors, nest
 from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
 from .rules import gather as _gather_rules
 from .rules.registry import RULES as _RULES
@@ -77,7 +77,8 @@ class GradientTape:
 
     def _push(self):
         if self._recording:
-            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active "
+                             "tape. Use a new tf.GradientTape() for a new recording.")
         _state.tapes.append(self)
         self._recording = True
 
@@ -109,7 +110,7 @@ class GradientTape:
             if not _is_tensor(t):
                 raise ValueError(
                     f"Passed in object {t!r} of type '{type(t).__name__}', not tf.Tensor or tf.Variable "
-                    f"or ExtensionType."
+                    f"or ExtensionType. Watch a tensor instead, e.g. tape.watch(tf.constant({t!r}))."
                 )
             if not _differentiable_dtype(t):
                 _log.warning(
@@ -182,7 +183,8 @@ class GradientTape:
         if self._used and not self._persistent:
             raise RuntimeError(
                 "A non-persistent GradientTape can only be used to compute one set of gradients "
-                "(or jacobians)"
+                "(or jacobians); create it with tf.GradientTape(persistent=True) to call gradient() "
+                "more than once"
             )
         mode = _unconnected_mode(unconnected_gradients)
         targets = _flat_tensors(target, "target")
@@ -221,7 +223,8 @@ class GradientTape:
     def _backward(self, targets, seeds, sources):
         """Accumulated gradients keyed by id, for every source reachable from the targets."""
         nodes = self._nodes[:]  # a persistent tape may record this very sweep
-        source_ids = {id(s) for s in sources}
+        # an unwatched source gets None (TF), unless it is a target itself (d x / d x = 1)
+        source_ids = {id(s) for s in sources if id(s) in self._tracked or _any_is(targets, s)}
         relevant = _reachable(nodes, source_ids)
 
         higher = bool(_state.tapes)  # record the sweep itself for higher-order derivatives
@@ -261,7 +264,8 @@ class GradientTape:
         if self._used and not self._persistent:
             raise RuntimeError(
                 "A non-persistent GradientTape can only be used to compute one set of gradients "
-                "(or jacobians)"
+                "(or jacobians); create it with tf.GradientTape(persistent=True) to call gradient() "
+                "more than once"
             )
         if self._recording:
             if self._persistent:
@@ -357,7 +361,7 @@ class GradientTape:
         from . import batching
 
         nodes = self._nodes[:]
-        source_ids = {id(s) for s in sources}
+        source_ids = {id(s) for s in sources if id(s) in self._tracked or s is target}
         relevant = _reachable(nodes, source_ids)
         higher = bool(_state.tapes)
         grads = {}
@@ -394,6 +398,10 @@ class GradientTape:
                         [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def _any_is(items, x):
+    return any(t is x for t in items)
 
 
 def _reachable(nodes, source_ids):
@@ -523,14 +531,20 @@ def _seeds(targets, output_gradients):
     if len(flat) != len(targets):
         raise ValueError(
             f"GradientTape.gradient: output_gradients has {len(flat)} entries but target has "
-            f"{len(targets)}; give one gradient (or None) per target."
+            f"{len(targets)}; give one gradient per target."
         )
     seeds = []
     for t, og in zip(targets, flat):
-        if og is None:
-            seeds.append(np.ones(t._value.shape, dtype=t._value.dtype))
-            continue
+        if og is None:  # TF refuses it too (it cannot convert None to a tensor)
+            raise ValueError(
+                "GradientTape.gradient: an output_gradients entry is None; give a tensor for every "
+                "target, e.g. tf.ones_like(target) for a plain gradient.")
         value = og if _is_tensor(og) else constant(og, dtype=t.dtype)
+        want = t._value.dtype
+        if value._value.dtype != want:
+            raise errors.InvalidArgumentError(
+                f"GradientTape.gradient: an output_gradients entry is {value._value.dtype.name} but its "
+                f"target is {want.name}; give it the target's dtype (tf.cast(g, tf.{want.name})).")
         if tuple(value.shape) != tuple(t._value.shape):
             raise ValueError(
                 f"GradientTape.gradient: output_gradients entry has shape {TensorShape(value.shape)} "
@@ -561,6 +575,10 @@ class _StopRecording:
         self._tape = tape
 
     def __enter__(self):
+        if not self._tape._recording:
+            raise RuntimeError(
+                "tape.stop_recording() was used while the tape is not recording: use it inside "
+                "the tape's `with tf.GradientTape() as tape:` block.")
         self._was = self._tape._recording
         if self._was:
             self._tape._pop()

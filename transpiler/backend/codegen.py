@@ -1,0 +1,249 @@
+"""Pass 6: AST -> readable source -> a compiled function in the user's own globals.
+
+Source is printed with astor (without its line wrapping); any node astor cannot print
+falls back to ``ast.unparse``, so Python 3.10-3.13 all work.  The compiled function sees
+the user's module globals live; the few extra names generated code needs (a helper, the
+rule module's ``np``, closure values) are bound around it, so nothing is written into the
+user's module.  ``standalone_module`` writes the same function as a file that needs only
+numpy: the helpers it uses are copied in.
+"""
+
+import ast
+import builtins
+import inspect
+import linecache
+import re
+import sys
+import textwrap
+import types
+import warnings
+
+import numpy as np
+
+from ..core.ir import COMMENT
+
+try:
+    with warnings.catch_warnings():       # astor 0.8 touches ast.Num on import (3.12+)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import astor
+except ImportError:  # pragma: no cover - astor is a dependency, but degrade gracefully
+    astor = None
+
+__all__ = ["to_source", "compile_function", "module_source", "standalone_module"]
+
+
+def _astor(node):
+    return astor.to_source(node, pretty_source=lambda parts: "".join(parts))
+
+
+def to_source(node):
+    """Python source for ``node`` (a FunctionDef or Module), with comment markers as comments."""
+    try:
+        if astor is None:
+            raise RuntimeError
+        text = _astor(node)
+    except Exception:
+        text = _unparse_by_statement(node)
+    lines = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped[:1] in "'\"" and COMMENT[1:] in stripped:
+            try:
+                value = ast.literal_eval(stripped)
+            except Exception:
+                value = None
+            if isinstance(value, str) and value.startswith(COMMENT):
+                indent = line[: len(line) - len(line.lstrip())]
+                lines.append(indent + "# " + value[len(COMMENT):])
+                continue
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _unparse_by_statement(node):
+    """astor failed somewhere: print what it can, ``ast.unparse`` the rest."""
+    if isinstance(node, ast.FunctionDef):
+        stub = ast.FunctionDef(node.name, node.args, [ast.Pass()], [], None,
+                               **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}))
+        header = ast.unparse(ast.fix_missing_locations(stub))
+        header = header.splitlines()[0]
+        body = []
+        for s in node.body:
+            try:
+                if astor is None:
+                    raise RuntimeError
+                body.append(_astor(s).rstrip("\n"))
+            except Exception:
+                body.append(ast.unparse(s))
+        return header + "\n" + textwrap.indent("\n".join(body), "    ") + "\n"
+    return ast.unparse(node) + "\n"
+
+
+_COUNTER = [0]
+
+
+def free_names(fn_node):
+    """Names the generated function reads but never binds."""
+    if isinstance(fn_node, ast.ClassDef):           # a helper class (the Grads cotangent)
+        return [n for m in fn_node.body if isinstance(m, ast.FunctionDef) for n in free_names(m)] + \
+               [n.id for b in fn_node.bases for n in ast.walk(b) if isinstance(n, ast.Name)]
+    bound = {a.arg for a in fn_node.args.posonlyargs + fn_node.args.args + fn_node.args.kwonlyargs}
+    for extra in (fn_node.args.vararg, fn_node.args.kwarg):
+        if extra is not None:
+            bound.add(extra.arg)
+    for n in ast.walk(fn_node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            bound.add(n.id)
+    out = []
+    for n in ast.walk(fn_node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound and n.id not in out:
+            out.append(n.id)
+    return out
+
+
+def compile_function(fn_node, source, ctx):
+    """Compile the generated ``source`` in the user's globals plus injected/closure names."""
+    extra = dict(ctx.injected)
+    closure = ctx.parsed.scope.closure
+    for name in free_names(fn_node):
+        if name in closure and name not in extra:
+            extra[name] = closure[name]
+    names = sorted(extra)
+    _COUNTER[0] += 1
+    filename = f"<adjoin {_COUNTER[0]}: {fn_node.name}>"
+    wrapped = "def __adjoin_bind__({}):\n{}    return {}\n".format(
+        ", ".join(names), textwrap.indent(source, "    "), fn_node.name)
+    linecache.cache[filename] = (len(wrapped), None, wrapped.splitlines(True), filename)
+    namespace = {}
+    exec(compile(wrapped, filename, "exec"), ctx.parsed.fn.__globals__, namespace)
+    return namespace["__adjoin_bind__"](*[extra[n] for n in names])
+
+
+def _import_line(name, obj):
+    if isinstance(obj, types.ModuleType):
+        mod = obj.__name__
+        return f"import {mod}" if name == mod else f"import {mod} as {name}"
+    mod = getattr(obj, "__module__", None)
+    qual = getattr(obj, "__name__", None)
+    if mod and qual:
+        return f"from {mod} import {qual}" if name == qual else f"from {mod} import {qual} as {name}"
+    return f"# {name} = {obj!r}"
+
+
+def module_source(fn_node, source, ctx, note=None):
+    """What ``f.source`` shows: a module -- imports for every outside name, then the function."""
+    head = [f"# {line}" for line in (note or [])]
+    plain, grouped = [], {}
+    scope = ctx.parsed.scope
+    nodes = fn_node if isinstance(fn_node, (list, tuple)) else [fn_node]   # a split pair: both
+    for name in dict.fromkeys(n for node in nodes for n in free_names(node)):
+        obj = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
+        if getattr(builtins, name, None) is obj or getattr(obj, "_adjoin_callee", False):
+            continue          # a builtin, or a callee's generated function (printed below)
+        if name in scope.closure and not (isinstance(obj, types.ModuleType) or (callable(obj) and (
+                getattr(obj, "__module__", None) or "").startswith(("numpy", "runtime.", "transpiler."))
+                and "<" not in getattr(obj, "__qualname__", "<"))):
+            continue      # a closure value of the user's (a generated function's helpers are imported)
+        mod = getattr(obj, "__module__", None)
+        qual = getattr(obj, "__name__", None)
+        if not isinstance(obj, types.ModuleType) and mod and qual == name and mod != "__main__" \
+                and not mod.startswith("numpy"):
+            grouped.setdefault(mod, []).append(name)
+        elif isinstance(obj, types.ModuleType) or callable(obj):
+            plain.append(_import_line(name, obj))
+    lines = sorted(set(plain)) + [f"from {m} import {', '.join(sorted(n))}" for m, n in sorted(grouped.items())]
+    head.extend(lines)
+    return ("\n".join(head) + "\n\n\n" if head else "") + source
+
+
+# --- standalone modules ----------------------------------------------------------------
+
+def _helper_source(obj, name):
+    raw = getattr(obj, "raw", obj)
+    node = ast.parse(textwrap.dedent(inspect.getsource(raw))).body[0]
+    node.decorator_list = []
+    node.name = name
+    return node, raw
+
+
+def standalone_module(generated):
+    """A module text defining the gradient function(s) with only numpy as a dependency.
+
+    ``generated`` is a list of Generated results (one per function written).
+    """
+    imports, helpers, constants, done = [], [], [], {}
+    bodies = []
+
+    def need(name, obj, owner_globals):
+        if name in done:
+            return
+        done[name] = obj
+        if isinstance(obj, types.ModuleType):
+            imports.append(_import_line(name, obj))
+            return
+        if getattr(obj, "_adjoin_callee", False):
+            callee(name, obj)
+            return
+        mod = getattr(obj, "__module__", "") or ""
+        if mod.startswith("runtime.") and callable(obj):
+            node, raw = _helper_source(obj, name)
+            owner = getattr(raw, "__globals__", None) or vars(sys.modules[raw.__module__])
+            for dep in free_names(node):
+                if dep in done:
+                    continue
+                if dep in owner:
+                    need(dep, owner[dep], owner)
+            helpers.append(to_source(node))
+            return
+        if isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple)):
+            constants.append(f"{name} = {obj!r}")
+            return
+        if isinstance(obj, np.ndarray) and obj.size <= 10000:
+            imports.append("import numpy")
+            constants.append(f"{name} = numpy.array({obj.tolist()!r}, dtype=numpy.{obj.dtype.name})")
+            return
+        if isinstance(obj, (np.ufunc, types.BuiltinFunctionType)) or mod.startswith("numpy"):
+            imports.append(_import_line(name, obj))
+            return
+        if mod and mod not in ("__main__",):
+            imports.append(_import_line(name, obj))
+            return
+        raise ValueError(f"cannot write `{name}` ({type(obj).__name__}) into a standalone module; "
+                         "pass it as an argument instead")
+
+    def callee(name, proxy):
+        """A called user function's generated code, with what it needs in turn."""
+        gen, node, code = proxy.function_node()
+        done.setdefault(node.name, proxy)
+        for dep in free_names(node):
+            if dep == node.name:
+                continue                     # a recursive call to itself
+            value = gen.ctx.injected[dep] if dep in gen.ctx.injected else gen.ctx.parsed.scope.lookup(dep)
+            if getattr(builtins, dep, None) is value:
+                continue
+            need(dep, value, None)
+        bodies.append(code if name == node.name else f"{code.rstrip()}\n\n\n{name} = {node.name}\n")
+
+    for gen in generated:
+        ctx = gen.ctx
+        for name in free_names(gen.node):
+            if name in ctx.injected:
+                need(name, ctx.injected[name], None)
+                continue
+            value = ctx.parsed.scope.lookup(name)
+            if getattr(builtins, name, None) is value:
+                continue
+            need(name, value, ctx.parsed.fn.__globals__)
+        bodies.append(gen.code)
+    seen = []
+    for line in imports:
+        if line not in seen:
+            seen.append(line)
+    names = ", ".join(g.node.name for g in generated)
+    parts = [f'"""Gradients generated by adjoin: {names}.\n\nNeeds only numpy at run time."""',
+             "\n".join(seen)]
+    if constants:
+        parts.append("\n".join(constants))
+    parts.extend(h.rstrip("\n") for h in helpers)
+    parts.extend(b.rstrip("\n") for b in bodies)
+    return "\n\n\n".join(p for p in parts if p) + "\n"

@@ -1,0 +1,291 @@
+"""Pass 5: make the generated function small -- fold constants, propagate copies, drop dead code.
+
+Rule templates instantiated with literals leave arithmetic like ``x ** np.where(2, 2 - 1, 1)``
+or ``g * 1``; folding turns that into ``x``.  Copies such as ``bt = bout`` disappear.  Dead
+code elimination then removes every primal value and adjoint that no returned value needs
+(only side-effect-free assignments are removed; user calls and asserts always stay).
+"""
+
+import ast
+import math
+import operator
+
+import numpy as np
+
+from runtime.rules import registry
+
+from ..core.ir import COMMENT, MISSING
+
+__all__ = ["optimize"]
+
+_FOLD_BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+             ast.Div: operator.truediv, ast.Pow: operator.pow, ast.FloorDiv: operator.floordiv,
+             ast.Mod: operator.mod}
+
+
+def _number(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+        and not isinstance(node.value, bool)
+
+
+def _is(node, value):
+    return _number(node) and node.value == value and type(node.value) in (int, float)
+
+
+class _Fold(ast.NodeTransformer):
+    """Constant folding and the identities x*1, 1*x, x/1, x**1, x+0, x-0, -(-x)."""
+
+    def __init__(self, resolve):
+        self.resolve = resolve
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        l, r, op = node.left, node.right, type(node.op)
+        if _number(l) and _number(r) and op in _FOLD_BIN:
+            try:
+                v = _FOLD_BIN[op](l.value, r.value)
+                if isinstance(v, (int, float)) and math.isfinite(v) and abs(v) < 1e15:
+                    return ast.copy_location(ast.Constant(v), node)
+            except Exception:
+                pass
+        if op is ast.Mult and _is(r, 1) or op is ast.Div and _is(r, 1) or op is ast.Pow and _is(r, 1):
+            return l
+        if op is ast.Mult and _is(l, 1):
+            return r
+        if op in (ast.Add, ast.Sub) and _is(r, 0):
+            return l
+        if op is ast.Add and _is(l, 0):
+            return r
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub):
+            if isinstance(node.operand, ast.UnaryOp) and isinstance(node.operand.op, ast.USub):
+                return node.operand.operand
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if node.keywords or not node.args or not all(_number(a) for a in node.args):
+            return node
+        fn = self.resolve(node.func)
+        if fn is np.where or isinstance(fn, np.ufunc):
+            try:
+                v = fn(*[a.value for a in node.args])
+                v = v.item() if hasattr(v, "item") else v
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                    return ast.copy_location(ast.Constant(v), node)
+            except Exception:
+                pass
+        return node
+
+
+def _reads(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _is_comment(s):
+    return isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) \
+        and isinstance(s.value.value, str) and s.value.value.startswith(COMMENT)
+
+
+def _pure(value, resolve):
+    for n in ast.walk(value):
+        if isinstance(n, ast.Call):
+            fn = resolve(n.func)
+            if fn is None:
+                return False
+            mod = getattr(fn, "__module__", None) or ""
+            if mod.startswith("numpy.random"):
+                return False        # draws advance the generator: an effect to keep
+            if registry.lookup(fn) is not None or isinstance(fn, np.ufunc) \
+                    or mod.startswith(("numpy", "runtime.rules", "math")) or fn in (slice, len, tuple):
+                continue
+            return False
+    return True
+
+
+def _propagate_copies(body, params):
+    """Remove top-level ``a = b`` when a is assigned once and b never again afterwards."""
+    stores = {}
+    nested = set()
+    for i, s in enumerate(body):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
+            stores.setdefault(s.targets[0].id, []).append(i)
+        elif isinstance(s, ast.Assign):
+            for n in ast.walk(s.targets[0]):
+                if isinstance(n, ast.Name):
+                    nested.add(n.id)
+        elif isinstance(s, (ast.If, ast.For, ast.While)):
+            for n in ast.walk(s):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    nested.add(n.id)
+    i = 0
+    while i < len(body):
+        s = body[i]
+        if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name):
+            a, b = s.targets[0].id, s.value.id
+            if a not in params and a not in nested and b not in nested and len(stores.get(a, [])) == 1 \
+                    and all(j < i for j in stores.get(b, [])):
+                del body[i]
+                for later in body[i:]:
+                    for n in ast.walk(later):
+                        if isinstance(n, ast.Name) and n.id == a and isinstance(n.ctx, ast.Load):
+                            n.id = b
+                stores = {k: [j - 1 if j > i else j for j in v if j != i] for k, v in stores.items()}
+                continue
+        i += 1
+
+
+def _count(tree, ctx):
+    out = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ctx):
+            out[n.id] = out.get(n.id, 0) + 1
+    return out
+
+
+def _propagate_local(fn, params):
+    """``a = b`` inside any block: read ``b`` instead when ``a`` is assigned once and read only
+    later in the same block, before ``b`` changes (the copies rule templates leave in loops)."""
+    stores = _count(fn, ast.Store)
+    loads = _count(fn, ast.Load)
+
+    def visit(block):
+        for s in block:
+            for field in ("body", "orelse"):
+                if isinstance(s, (ast.If, ast.For, ast.While)):
+                    visit(getattr(s, field))
+        i = 0
+        while i < len(block):
+            s = block[i]
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name):
+                a, b = s.targets[0].id, s.value.id
+                if a != b and a not in params and stores.get(a) == 1 and loads.get(a, 0) > 0:
+                    later = block[i + 1:]
+                    where = [j for j, st in enumerate(later) if a in _count(st, ast.Load)]
+                    total = sum(_count(st, ast.Load).get(a, 0) for st in later)
+                    if where and total == loads[a]:
+                        last = where[-1]
+                        between = later[:last]
+                        ok = not any(b in _count(st, ast.Store) for st in between)
+                        end = later[last]
+                        if ok and b in _count(end, ast.Store) and not (
+                                isinstance(end, ast.Assign) and isinstance(end.targets[0], ast.Name)):
+                            ok = False
+                        if ok:
+                            for st in later[:last + 1]:
+                                for n in ast.walk(st):
+                                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == a:
+                                        n.id = b
+                            loads[b] = loads.get(b, 0) + total - 1
+                            loads[a] = 0
+                            del block[i]
+                            continue
+            i += 1
+
+    visit(fn.body)
+
+
+def _dce(body, live, resolve):
+    """Remove dead pure assignments; returns the names live before ``body``."""
+    keep = []
+    for s in reversed(body):
+        if isinstance(s, ast.Assign) and not isinstance(s.targets[0], ast.Name):
+            stored = {n.id for n in ast.walk(s.targets[0]) if isinstance(n, ast.Name)}
+            live = (live - stored) | _reads(s.value)
+            keep.append(s)
+        elif isinstance(s, ast.Assign):
+            name = s.targets[0].id
+            if name not in live and _pure(s.value, resolve):
+                continue
+            live = (live - {name}) | _reads(s.value)
+            keep.append(s)
+        elif isinstance(s, ast.If):
+            a = _dce(s.body, set(live), resolve)
+            b = _dce(s.orelse, set(live), resolve)
+            s.body = [x for x in s.body if not isinstance(x, ast.Pass)] or [ast.Pass()]
+            s.orelse = [x for x in s.orelse if not isinstance(x, ast.Pass)] or [ast.Pass()]
+            if all(isinstance(x, ast.Pass) for x in s.body + s.orelse):
+                continue
+            live = s.live_in = a | b | _reads(s.test)
+            keep.append(s)
+        elif isinstance(s, (ast.For, ast.While)):
+            # conservatively, whatever the loop reads anywhere is live at the end of its body
+            inner = live | _reads(s)
+            _dce(s.body, set(inner), resolve)
+            s.body = [x for x in s.body if not isinstance(x, ast.Pass)] or [ast.Pass()]
+            if all(isinstance(x, ast.Pass) or _is_comment(x) for x in s.body):
+                continue
+            live = live | _reads(s)
+            keep.append(s)
+        elif _is_comment(s):
+            keep.append(s)
+        else:
+            live = live | _reads(s)
+            keep.append(s)
+    keep.reverse()
+    body[:] = keep
+    return live
+
+
+def _tidy_comments(body):
+    out = []
+    for i, s in enumerate(body):
+        if _is_comment(s):
+            nxt = body[i + 1] if i + 1 < len(body) else None
+            if nxt is None or _is_comment(nxt) or isinstance(nxt, ast.Return):
+                continue
+        if isinstance(s, ast.If):
+            s.body = _tidy_comments(s.body) or [ast.Pass()]
+            s.orelse = _tidy_comments(s.orelse) or [ast.Pass()]
+        elif isinstance(s, (ast.For, ast.While)):
+            s.body = _tidy_comments(s.body) or [ast.Pass()]
+        out.append(s)
+    return out
+
+
+def _as_ifexp(body):
+    """``if c: a = x`` / ``else: a = y`` (one assignment each) back to ``a = x if c else y``.
+
+    Keeps a conditional expression of the user's (or a generated seed default) one line, and
+    keeps generated code inside the straight-line core so it can be transformed again."""
+    out = []
+    for s in body:
+        if isinstance(s, ast.If) and len(s.body) == 1 and len(s.orelse) == 1:
+            a, b = s.body[0], s.orelse[0]
+            if isinstance(a, ast.Assign) and isinstance(b, ast.Assign) and len(a.targets) == 1 \
+                    and len(b.targets) == 1 and isinstance(a.targets[0], ast.Name) \
+                    and isinstance(b.targets[0], ast.Name) and a.targets[0].id == b.targets[0].id:
+                new = ast.Assign([a.targets[0]], ast.IfExp(s.test, a.value, b.value))
+                out.append(ast.copy_location(new, s))
+                continue
+        if isinstance(s, ast.If):
+            s.body, s.orelse = _as_ifexp(s.body), _as_ifexp(s.orelse)
+        out.append(s)
+    return out
+
+
+def optimize(fn, ctx):
+    """Simplify the generated FunctionDef ``fn`` in place and return it."""
+    def resolve(func):
+        if isinstance(func, ast.Name):
+            if func.id in ctx.injected:
+                return ctx.injected[func.id]
+            v = ctx.parsed.scope.lookup(func.id)
+            return None if v is MISSING else v
+        if isinstance(func, ast.Attribute):
+            base = resolve(func.value)
+            return getattr(base, func.attr, None) if base is not None else None
+        return None
+
+    fn = _Fold(resolve).visit(fn)
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    _propagate_copies(fn.body, params)
+    _propagate_local(fn, params)
+    _dce(fn.body, set(), resolve)
+    fn.body = _tidy_comments(fn.body)
+    fn.body = _as_ifexp(fn.body)
+    # an `if` whose branches are both `pass` has nothing left to do
+    return ast.fix_missing_locations(fn)

@@ -1,0 +1,165 @@
+"""Pass 1: a Python function -> its ``FunctionDef`` AST plus a scope resolving free names.
+
+Line and column numbers are shifted to the user's file so every later error and every
+``# grad of:`` comment points at what the user wrote.  Names are resolved against the
+function's closure, then its globals, then builtins -- the same order Python uses.
+"""
+
+import ast
+import builtins
+import inspect
+import linecache
+import textwrap
+
+from ..core.errors import TranspileError, Unresolved
+from ..core.ir import MISSING
+
+__all__ = ["Parsed", "Scope", "parse_function", "wrt_names", "MISSING"]
+
+
+class Scope:
+    """Resolves the free names of one function (closure cells, globals, builtins)."""
+
+    def __init__(self, fn):
+        self.globals = getattr(fn, "__globals__", {})
+        self.closure = {}
+        code = getattr(fn, "__code__", None)
+        cells = getattr(fn, "__closure__", None) or ()
+        if code is not None:
+            for name, cell in zip(code.co_freevars, cells):
+                try:
+                    self.closure[name] = cell.cell_contents
+                except ValueError:  # empty cell: defined later in the enclosing function
+                    pass
+
+    def lookup(self, name):
+        """The object bound to ``name``, or MISSING."""
+        if name in self.closure:
+            return self.closure[name]
+        if name in self.globals:
+            return self.globals[name]
+        return getattr(builtins, name, MISSING)
+
+    def evaluate(self, node):
+        """Value of a static dotted name (``np.linalg.norm``); raises Unresolved."""
+        if isinstance(node, ast.Name):
+            value = self.lookup(node.id)
+            if value is MISSING:
+                raise Unresolved(node.id, node)
+            return value
+        if isinstance(node, ast.Attribute):
+            base = self.evaluate(node.value)
+            try:
+                return getattr(base, node.attr)
+            except AttributeError:
+                raise Unresolved(ast.unparse(node), node) from None
+        raise Unresolved(ast.unparse(node), node)
+
+
+class Parsed:
+    """A parsed function: its AST, where it came from, and its scope."""
+
+    def __init__(self, fn, node, filename, lines):
+        self.fn = fn
+        self.node = node
+        self.filename = filename
+        self.lines = lines          # file line number -> text (the function's own lines)
+        self.scope = Scope(fn)
+        self.name = node.name
+
+    def line(self, lineno):
+        return self.lines.get(lineno) or linecache.getline(self.filename, lineno) or ""
+
+    def error(self, message, node=None, hint=None):
+        """A TranspileError pointing at ``node`` in the user's file."""
+        lineno = getattr(node, "lineno", None) or self.node.lineno
+        col = getattr(node, "col_offset", 0) if node is not None else self.node.col_offset
+        return TranspileError(message, self.filename, lineno, col, self.line(lineno) or None, hint)
+
+    def segment(self, node):
+        """The user's source text of a statement, on one line."""
+        first = getattr(node, "lineno", None)
+        last = getattr(node, "end_lineno", first)
+        if first is None:
+            return ""
+        text = " ".join(self.line(i).strip() for i in range(first, (last or first) + 1))
+        if first == last and getattr(node, "end_col_offset", None) is not None:
+            raw = self.line(first)
+            text = raw[node.col_offset:node.end_col_offset].strip() or text
+        return " ".join(text.split())
+
+
+def parse_function(fn):
+    """Read ``fn``'s source (files, IPython cells via linecache, nested functions, methods)."""
+    specialise = getattr(fn, "_adjoin_specialise", None)    # calls.Specialised: *args bound
+    fn = inspect.unwrap(fn)
+    if isinstance(fn, (staticmethod, classmethod)):
+        fn = fn.__func__
+    if inspect.ismethod(fn):
+        fn = fn.__func__
+    if not inspect.isfunction(fn):
+        raise TypeError(f"adjoin can only differentiate Python functions, not {type(fn).__name__}")
+    filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        raise TranspileError(
+            f"cannot read the source of {fn.__qualname__}()",
+            fn.__code__.co_filename, fn.__code__.co_firstlineno, 0, None,
+            "adjoin transforms source code: define the function in a file or a notebook cell, "
+            "not with exec() or in the interactive prompt",
+        ) from None
+    raw = "".join(lines)
+    source = textwrap.dedent(raw)
+    indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    try:
+        module = ast.parse(source)
+    except SyntaxError:
+        raise TranspileError(f"cannot parse the source of {fn.__qualname__}()", filename, first, 0,
+                             None, "lambdas and functions defined on one line with other code "
+                             "are not supported; use a def statement") from None
+    node = next((n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if node is None:
+        raise TranspileError(f"{fn.__qualname__} is not defined by a def statement", filename, first,
+                             indent, lines[0] if lines else None,
+                             "write the function with def (lambdas are not supported yet)")
+    ast.increment_lineno(module, first - 1)
+    if indent:
+        for n in ast.walk(module):
+            if hasattr(n, "col_offset"):
+                n.col_offset += indent
+                if getattr(n, "end_col_offset", None) is not None:
+                    n.end_col_offset += indent
+    node.decorator_list = []
+    node.returns = None
+    parsed = Parsed(fn, node, filename, {first + i: text for i, text in enumerate(lines)})
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise parsed.error("async functions cannot be differentiated", node,
+                           "differentiate a plain (synchronous) def")
+    if specialise is not None:
+        specialise(parsed)
+    return parsed
+
+
+def wrt_names(node, wrt, what="wrt"):
+    """Normalize ``wrt`` (int, name or a tuple of them) to (tuple of parameter names, single)."""
+    a = node.args
+    positional = [p.arg for p in a.posonlyargs + a.args]
+    every = positional + [p.arg for p in a.kwonlyargs]
+    single = not isinstance(wrt, (tuple, list))
+    out = []
+    for w in ([wrt] if single else wrt):
+        if isinstance(w, bool) or not isinstance(w, (int, str)):
+            raise TypeError(f"{what} must be parameter indices or names, not {w!r}")
+        if isinstance(w, int):
+            if not -len(positional) <= w < len(positional):
+                raise ValueError(f"{what}={w}: {node.name}() has {len(positional)} positional "
+                                 f"parameter(s) ({', '.join(positional)})")
+            w = positional[w]
+        elif w not in every:
+            raise ValueError(f"{what}={w!r}: {node.name}() has no parameter named {w!r} "
+                             f"(parameters: {', '.join(every)})")
+        out.append(w)
+    if not out:
+        raise ValueError(f"{what} is empty: name at least one parameter to differentiate with respect to")
+    return tuple(out), single

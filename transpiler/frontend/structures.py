@@ -1,0 +1,274 @@
+"""Normalizing writes into arrays and Python containers (lists, dicts, unpacking).
+
+Each write becomes a new single-assignment version made by a primitive from
+``runtime/rules/containers.py``, so every earlier version stays readable by the adjoint:
+
+* ``x[i] = v``       -> ``x2 = setitem(x1, i, v)``
+* ``x[i] += v``      -> ``t = x1[i]; u = t + v; x2 = setitem(x1, i, u)``
+* ``lst.append(v)``  -> ``k = len(lst1); lst2 = append_at(lst1, k, v)``
+* ``{"a": x}``       -> ``d1 = {}; d2 = setitem(d1, "a", x)``
+* ``a, *rest = x``   -> ``a = x[0]; rest = x[1:]`` (element by element for tuple literals)
+* comprehensions and ``sum(<generator>)`` -> loops (see ``sugar.comprehension_loop``)
+
+A write through a name that shares its array or list with another name (``y = x``, a view)
+would change both in Python but only one here, so it is refused with advice.  Methods that
+change a container in place in ways these rules do not model (``extend``, ``pop``,
+``update``...) are refused too, instead of silently losing their effect on the gradient.
+"""
+
+import ast
+import builtins
+import copy
+
+from runtime.rules.containers import append_at, keys_of, setitem
+
+from . import sugar
+from ..backend.templates import as_value
+
+__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
+           "comprehension",
+           "dict_literal", "element_read", "special_call", "mutated_names", "dict_view_iteration", "indexed_names"]
+
+_MUTATING = {"extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "sort",
+             "reverse", "fill", "resize", "put", "itemset", "__setitem__", "__iadd__", "add", "discard"}
+
+
+def _call(norm, fn, name, args, loc):
+    call = ast.copy_location(ast.Call(norm.ctx.ref(fn, name), args, []), loc)
+    call._prim = fn
+    return call
+
+
+def _local_base(norm, target, what):
+    """The user name being written through ``target`` (``x`` in ``x[i] = ...``), checked."""
+    base = target.value if isinstance(target, ast.Subscript) else target
+    if isinstance(base, ast.Subscript):
+        raise norm.error("assigning into an element of an element (x[i][j] = ...) is not supported", target,
+                         "index once with a tuple: x[i, j] = ... (for arrays), or rebuild the inner value")
+    if not isinstance(base, ast.Name) or base.id not in norm.version:
+        raise norm.error(f"{what} changes something that is not a local variable of this function", target,
+                         "copy it into a local variable first (x = np.array(x)) and return the result")
+    current = norm.version[base.id]
+    if current in norm.shared:
+        raise norm.error(f"`{base.id}` shares its array or list with another name (a copy, view or slice), "
+                         f"so {what} would change both in Python, but adjoin gives `{base.id}` a new value",
+                         target, f"take a copy first (`{base.id} = {base.id}.copy()`) or write through the "
+                         "other name")
+    return base.id, current
+
+
+def _index_atom(norm, index, loc):
+    """An index (``i``, ``1:3``, ``i, :``) as an atom usable as a call argument."""
+    value = as_value(copy.deepcopy(index))
+    for n in ast.walk(value):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "slice":
+            n.func = norm.ctx.ref(slice, "slice")
+            n._prim = slice
+    if isinstance(value, (ast.Name, ast.Constant)):
+        return value
+    name = norm.ctx.namer.temp()
+    norm.assign(name, ast.copy_location(value, loc), loc)
+    return ast.Name(name, ast.Load())
+
+
+def _stored(norm, value):
+    """A value stored into a list or dict is shared with it (a later write to it would show there)."""
+    if isinstance(value, ast.Name) and not getattr(value, "_static", False):
+        norm.shared.add(value.id)
+
+
+def _write(norm, user, current, index, value, loc):
+    if not hasattr(norm, "writes"):
+        norm.writes = {}
+    norm.writes[current] = (user, loc)
+    idx = _index_atom(norm, index, loc)
+    new = norm.store(user)
+    norm.assign(new, _call(norm, setitem, "setitem", [ast.Name(current, ast.Load()), idx, value], loc), loc)
+    _stored(norm, value)
+
+
+def check_carried_writes(norm, carried):
+    """At a loop's back edge: a value written into (x[i] = ...) on one trip and stored in a list or
+    dict by the end of it is the same array on the next trip in Python, so the write shows in the
+    list too; adjoin would give it a new value instead."""
+    for user, name in carried:
+        current = norm.version.get(user)
+        if name in getattr(norm, "writes", {}) and current in norm.shared:
+            _, loc = norm.writes[name]
+            raise norm.error(f"`{user}` shares its array or list with another name (it was stored in a list "
+                             f"or dict, or copied), so writing into it on the next trip would change that too",
+                             loc, f"take a copy first (`{user} = {user}.copy()`) or create `{user}` "
+                             "inside the loop")
+
+
+def store_item(norm, target, atom):
+    """``x[index] = atom``."""
+    user, current = _local_base(norm, target, f"`{ast.unparse(target)} = ...`")
+    index = norm.index(target.slice)
+    _write(norm, user, current, index, atom, target)
+
+
+def augmented_item(norm, s):
+    """``x[index] op= value``: read the element, combine, write it back (index evaluated once)."""
+    target = s.target
+    user, current = _local_base(norm, target, f"`{ast.unparse(s)}`")
+    index = norm.index(target.slice)
+    old = norm.temp(ast.copy_location(ast.Subscript(ast.Name(current, ast.Load()), copy.deepcopy(index),
+                                                    ast.Load()), target), target)
+    value = norm.expr(s.value)
+    new_value = norm.temp(ast.copy_location(ast.BinOp(old, s.op, value), s), s)
+    _write(norm, user, current, index, new_value, target)
+
+
+def method_statement(norm, s):
+    """``lst.append(v)`` as a new list version; True when ``s`` was handled here.
+
+    Other in-place methods of local values raise: their effect would not reach the gradient.
+    """
+    call = s.value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name) and call.func.value.id in norm.version):
+        return False
+    meth, user = call.func.attr, call.func.value.id
+    if meth == "append" and len(call.args) == 1 and not call.keywords \
+            and not isinstance(call.args[0], ast.Starred):
+        _, current = _local_base(norm, call.func.value, f"`{user}.append(...)`")
+        value = norm.expr(call.args[0])
+        lst = ast.Name(current, ast.Load())
+        k = norm.temp(_call(norm, len, "len", [lst], call), call)
+        new = norm.store(user)
+        norm.assign(new, _call(norm, append_at, "append_at", [copy.deepcopy(lst), k, value], call), call)
+        _stored(norm, value)
+        return True
+    if meth in _MUTATING:
+        raise norm.error(f"`{user}.{meth}(...)` changes `{user}` in place, which adjoin cannot follow", call,
+                         "use `.append(v)` for lists, `d[k] = v` for dicts and `x[i] = v` for arrays, "
+                         "or build a new value")
+    return False
+
+
+def starred_unpack(norm, target, atom):
+    """``a, *rest, b = atom``: the starred name gets the middle (a list, or an array slice)."""
+    elts = target.elts
+    star = next(i for i, e in enumerate(elts) if isinstance(e, ast.Starred))
+    if sum(isinstance(e, ast.Starred) for e in elts) > 1:
+        raise norm.error("two starred names in one assignment", target, "use one starred name")
+    before, middle, after = elts[:star], elts[star].value, elts[star + 1:]
+    static = norm.tuples.get(atom.id) if isinstance(atom, ast.Name) else None
+    if static is not None:
+        if len(static) < len(before) + len(after):
+            raise norm.error(f"cannot unpack {len(static)} values into {len(elts)} names", target,
+                             "make both sides the same length")
+        end = len(static) - len(after)
+        for t, e in zip(before, static[:star]):
+            norm.bind_atom(t, e)
+        norm.bind_atom(middle, norm.temp(ast.List(list(static[star:end]), ast.Load()), target))
+        for t, e in zip(after, static[end:]):
+            norm.bind_atom(t, e)
+        return
+
+    def item(index):
+        return norm.temp(ast.copy_location(ast.Subscript(atom, index, ast.Load()), target), target)
+
+    for i, t in enumerate(before):
+        norm.bind_atom(t, item(ast.Constant(i)))
+    stop = ast.Constant(-len(after)) if after else None
+    norm.bind_atom(middle, item(ast.Slice(ast.Constant(len(before)) if before else None, stop, None)))
+    for j, t in enumerate(after):
+        norm.bind_atom(t, item(ast.Constant(j - len(after))))
+
+
+def _loop_into(norm, node, kind, prefix):
+    result = norm.ctx.namer.claim(prefix)
+    norm.block(sugar.comprehension_loop(node, norm.ctx.namer, result, kind))
+    return ast.Name(norm.version[result], ast.Load())
+
+
+def comprehension(norm, node):
+    """A list/dict comprehension or generator expression: a loop building a list (or dict)."""
+    kind = "dict" if isinstance(node, ast.DictComp) else "list"
+    return _loop_into(norm, node, kind, "items")
+
+
+def dict_literal(norm, node):
+    """``{k1: v1, k2: v2}`` -> an empty dict and one ``setitem`` per key (in source order).
+
+    Returns the last ``setitem`` call as the value, so the user's name is not a copy."""
+    if any(k is None for k in node.keys):
+        raise norm.error("`**` unpacking inside a dict literal is not supported", node,
+                         "set the keys one by one: d[k] = v")
+    value = ast.copy_location(ast.Dict([], []), node)
+    for k, v in zip(node.keys, node.values):
+        current = norm.temp(value, node)
+        key, item = norm.expr(k), norm.expr(v)
+        value = _call(norm, setitem, "setitem", [current, key, item], node)
+    return value
+
+
+def element_read(value):
+    """``x[i]`` / ``x["k"]`` with a name or constant index: not a slice of x."""
+    return isinstance(value, ast.Subscript) and isinstance(value.slice, (ast.Name, ast.Constant))
+
+
+def special_call(norm, fn, node):
+    """Calls normalized here: ``sum(<generator>)`` as a loop, ``list(<generator>)``; eval/exec refused."""
+    if fn in (eval, exec, compile):
+        raise norm.error(f"`{fn.__name__}` runs code adjoin cannot see, so it cannot be differentiated", node,
+                         "write the computation as ordinary Python in the function")
+    one = len(node.args) == 1 and not node.keywords
+    if getattr(node, "_keys_of", False):
+        return _call(norm, keys_of, "keys_of", [norm.argument(node.args[0])], node)
+    if one and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
+        if fn is builtins.sum:
+            return _loop_into(norm, node.args[0], "sum", "total")
+        if fn in (list, tuple):          # a list serves for a tuple: both are only read
+            return _loop_into(norm, node.args[0], "list", "items")
+    return None
+
+
+def mutated_names(stmts):
+    """Local names changed through ``x[i] = ...``, ``x[i] += ...`` or ``x.append(...)``."""
+    out = set()
+    for st in stmts:
+        for n in ast.walk(st):
+            targets = n.targets if isinstance(n, ast.Assign) else \
+                [n.target] if isinstance(n, ast.AugAssign) else []
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name):
+                        out.add(sub.value.id)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                    and isinstance(n.func.value, ast.Name):
+                out.add(n.func.value.id)
+    return out
+
+
+def dict_view_iteration(norm, target, it, loc):
+    """``for k, v in d.items()`` (also ``.keys()``, ``.values()``): an index loop over the keys.
+
+    Returns (setup statements, length, k -> statements binding the target) or None.
+    """
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args
+            and not it.keywords and it.func.attr in ("items", "keys", "values")
+            and isinstance(it.func.value, ast.Name) and it.func.value.id in norm.version):
+        return None
+    view = it.func.attr
+    if view == "items" and not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2):
+        raise norm.error("unpack the items of a dict into two names in the for statement", target,
+                         "write `for key, value in d.items()`")
+    load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
+    d, keys = norm.ctx.namer.claim("mapping"), norm.ctx.namer.claim("keys")
+    listed = ast.Call(load("list"), [load(d)], [])
+    listed._keys_of = True          # becomes keys_of(d): no derivative flows into the keys
+    setup = [sugar._mk(ast.Assign([ast.Name(d, ast.Store())], load(it.func.value.id)), loc),
+             sugar._mk(ast.Assign([ast.Name(keys, ast.Store())], listed), loc)]
+    length = sugar._mk(ast.Call(load("len"), [load(keys)], []), loc)
+
+    def bind(k):
+        key = ast.Subscript(load(keys), load(k), ast.Load())
+        value = ast.Subscript(load(d), copy.deepcopy(key), ast.Load())
+        pairs = {"keys": [(target, key)], "values": [(target, value)],
+                 "items": list(zip(target.elts, [key, value])) if view == "items" else []}[view]
+        return [sugar._mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in pairs]
+
+    return setup, length, bind
