@@ -673,3 +673,17 @@ def test_values_alone_at_repeated_eigenvalues_in_forward_mode():
         got = np.sort(np.real(L.eigvals_jvp(t, fn(a), a) if fn is np.linalg.eigvals else L.eigvalsh_jvp(t, fn(a), a)))
         # the sum of the eigenvalue tangents is the trace of t whatever the vectors
         assert abs(np.sum(got) - np.trace(t)) < 1e-10
+
+
+def test_full_matrices_on_the_tape_values_fine_vectors_refused():
+    a = with_spectrum(np.random.default_rng(26), (), 4, 3, spread(np.random.default_rng(27), 3))
+    x = tf.constant(a)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        u, s, vh = np.linalg.svd(x)                  # numpy's default full_matrices=True
+        by_values = np.sum(s ** 2)
+        by_vectors = np.sum(u ** 3)
+    assert u.shape == (4, 4) and vh.shape == (3, 3)
+    assert_close(tape.gradient(by_values, x).numpy(), 2 * a, 1e-10, 1e-10, what="d sum(s^2) = 2a")
+    with pytest.raises(NotImplementedError, match="full_matrices=False"):
+        tape.gradient(by_vectors, x)
