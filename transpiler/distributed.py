@@ -43,7 +43,6 @@ def grad(f, wrt=0, reduction="sum"):
 def _dask():
     try:
         import dask
-        import dask.array
     except ImportError:
         raise ImportError('transpiler.distributed needs dask: pip install "adjoin[distributed]"') from None
     return dask
@@ -61,9 +60,10 @@ class DistributedGradient:
         self._t = _transformer(f)
         self._wrt, self._reduction, self._kind = wrt, reduction, kind
         self._module = None
-        self.last_call_bytes = None
         self._sources = {}        # client id -> future of the source, scattered to every worker once
+        self.last_call_bytes = None
         self.__name__ = f"distributed_{'d' if kind == 'grad' else 'vg_'}{self._t.fn.__name__}"
+        self._t.get(wrt, True, ahead=True)          # a TranspileError shows here, not on first call
 
     def _generated(self):
         return self._t.get(self._wrt, True)
@@ -82,6 +82,16 @@ class DistributedGradient:
 
     def __call__(self, *args, **kwargs):
         dask = _dask()
+        gen, call, data, chunks = self._prepare(args, kwargs)
+        packed = _pickle(call)
+        self.last_call_bytes = len(packed)       # what one call sends out (benchmarks/distributed.py)
+        total = self._graph(dask, packed, data, chunks)
+        (value, grads), = dask.compute(total, optimize_graph=False)
+        grads = grads[0] if gen.single else grads
+        return grads if self._kind == "grad" else (value, grads)
+
+    def _prepare(self, args, kwargs):
+        """Check the call; ``(generated, call, data arguments, row chunks)``."""
         gen = self._generated()
         name = self._t.fn.__name__
         try:
@@ -95,34 +105,33 @@ class DistributedGradient:
         self._t.check(gen, args, kwargs)
         call, data = _split_call(self._t.signature, bound, gen.wrt)
         chunks = _row_chunks(name, data)
-        rows = sum(chunks)
-        weights = [n / rows if self._reduction == "mean" else 1.0 for n in chunks]
-        module_name, source = self.module()
         call.update(function=gen.node.name, seed=gen.seed_name, single=gen.single, name=name,
                     blocks=len(chunks), likes=[bound.arguments[p] for p in gen.wrt])
-        packed = _pickle(call)
-        self.last_call_bytes = len(packed)       # what one call sends out (benchmarks/distributed.py)
+        return gen, call, data, chunks
+
+    def _graph(self, dask, packed, data, chunks):
+        """One task per block (on the worker holding it), then a tree of sums, four at a time."""
+        module_name, source = self.module()
+        rows = sum(chunks)
+        weights = [n / rows if self._reduction == "mean" else 1.0 for n in chunks]
         run = dask.delayed(_tasks()["run"], name="adjoin-run")
-        source_key = self._source(dask, module_name, source)
-        call_key = dask.delayed(packed, name=f"adjoin-call-{hashlib.sha256(packed).hexdigest()[:20]}")
-        blocks = [_blocks(dask, value, chunks) for _, value in data]
         client = _client(dask)
+        source_ref = self._source(dask, client, module_name, source)
+        call_ref = dask.delayed(packed, name=f"adjoin-call-{hashlib.sha256(packed).hexdigest()[:20]}")
+        blocks = [_blocks(dask, value, chunks) for _, value in data]
         where = _holders(client, data, chunks) if client is not None else [None] * len(chunks)
         parts = []
         for i in range(len(chunks)):
             with dask.annotate(**({"workers": where[i], "allow_other_workers": True} if where[i] else {})):
-                parts.append(run(module_name, source_key, "block", call_key, i, weights[i],
+                parts.append(run(module_name, source_ref, "block", call_ref, i, weights[i],
                                  *[b[i] for b in blocks]))
-        while len(parts) > 1:            # the tree reduction, four at a time
-            parts = [run(module_name, source_key, "add", *parts[i:i + 4]) for i in range(0, len(parts), 4)]
-        (value, grads), = dask.compute(parts[0], optimize_graph=False)
-        grads = grads[0] if gen.single else grads
-        return grads if self._kind == "grad" else (value, grads)
+        while len(parts) > 1:
+            parts = [run(module_name, source_ref, "add", *parts[i:i + 4]) for i in range(0, len(parts), 4)]
+        return parts[0]
 
-    def _source(self, dask, module_name, source):
+    def _source(self, dask, client, module_name, source):
         """The module source as a task argument: with a Client, scattered to every worker on the
         first call and kept there; on dask's local scheduler, part of the graph."""
-        client = _client(dask)
         if client is None:
             return dask.delayed(source, name=f"adjoin-source-{module_name}")
         future = self._sources.get(client.id)
