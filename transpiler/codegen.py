@@ -166,11 +166,10 @@ def _helper_source(obj, name):
     return node, raw
 
 
-def standalone_module(generated, extra=None):
+def standalone_module(generated):
     """A module text defining the gradient function(s) with only numpy as a dependency.
 
-    ``generated`` is a list of Generated results (one per function written); ``extra`` maps
-    names to runtime helpers to copy in as well (``restructure`` for transpiler.distributed).
+    ``generated`` is a list of Generated results (one per function written).
     """
     imports, helpers, constants, done = [], [], [], {}
     bodies = []
@@ -236,8 +235,6 @@ def standalone_module(generated, extra=None):
                 continue
             need(name, value, ctx.parsed.fn.__globals__)
         bodies.append(gen.code)
-    for name, obj in (extra or {}).items():
-        need(name, obj, None)
     seen = []
     for line in imports:
         if line not in seen:
