@@ -104,14 +104,14 @@ def main(argv=None):
     print(f"logistic loss, {args.rows:,} rows x {FEATURES} features, {args.blocks} blocks; "
           f"median of {args.repeat} interleaved calls (machine shared: expect noise)\n")
     base = med(times["single"])
-    print(f"{'':26}{'ms/call':>9}{'vs single':>11}{'out B':>9}{'back B':>9}   "
+    print(f"{'':26}{'ms/call':>9}{'vs single':>11}{'out B':>12}{'back B':>10}   "
           "(client>sched, sched>workers, worker>worker | workers>sched, sched>client, result)")
-    print(f"{'single process':26}{base * 1e3:9.1f}{1.0:11.2f}{'-':>9}{'-':>9}")
+    print(f"{'single process':26}{base * 1e3:9.1f}{1.0:11.2f}{'-':>12}{'-':>10}")
     for workers in (1, 2):
         t = med(times[workers])
         parts = [int(med([b[i] for b in sent[workers]])) for i in range(5)] + [result_bytes[workers]]
-        print(f"{f'distributed, {workers} worker(s)':26}{t * 1e3:9.1f}{t / base:11.2f}{sum(parts[:3]):9,d}"
-              f"{sum(parts[3:]):9,d}   ({', '.join(f'{p:,}' for p in parts[:3])} | "
+        print(f"{f'distributed, {workers} worker(s)':26}{t * 1e3:9.1f}{t / base:11.2f}{sum(parts[:3]):12,d}"
+              f"{sum(parts[3:]):10,d}   ({', '.join(f'{p:,}' for p in parts[:3])} | "
               f"{', '.join(f'{p:,}' for p in parts[3:])})")
     name, source = step.module()
     print(f"\nThe pickled call (parameters, fixed arguments) is {call:,} B.  The generated module's source ({len(source):,} B) is scattered to "
