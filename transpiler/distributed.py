@@ -63,7 +63,8 @@ class DistributedGradient:
         self._sources = {}        # client id -> future of the source, scattered to every worker once
         self.last_call_bytes = None
         self.__name__ = f"distributed_{'d' if kind == 'grad' else 'vg_'}{self._t.fn.__name__}"
-        self._t.get(wrt, True, ahead=True)          # a TranspileError shows here, not on first call
+        if self._t.get(wrt, True, ahead=True) is not None:     # a TranspileError shows here, not
+            self.module()                                        # on the first call
 
     def _generated(self):
         return self._t.get(self._wrt, True)
