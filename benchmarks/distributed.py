@@ -76,7 +76,7 @@ def main(argv=None):
                              distributed.value_and_grad(loss, wrt=(0, 1), reduction="mean"))
 
     want_value, (want_w, want_b) = single(w, b, Xn, yn)
-    times = {"single": [], 1: [], 2: []}
+    times = {"single": [], 1: [], 2: [], "sum1": [], "sum2": []}
     sent = {1: [], 2: []}
     result_bytes = {}
     for rep in range(args.repeat + 1):             # the first round warms up (generation, scatter)
@@ -91,10 +91,14 @@ def main(argv=None):
                 value, (gw, gb) = step(w, b, Xd, yd)
                 took = time.perf_counter() - start
                 after = counters(client)
+                start = time.perf_counter()
+                dask.compute(Xd.sum(), yd.sum())       # dask's own cost for a reduction of these blocks
+                summed = time.perf_counter() - start
             assert abs(value - want_value) <= 1e-10 * abs(want_value)
             np.testing.assert_allclose(gw, want_w, rtol=1e-10)
             if rep:
                 times[workers].append(took)
+                times[f"sum{workers}"].append(summed)
                 sent[workers].append(after - before)
             result_bytes[workers] = len(pickle.dumps((value, (gw, gb))))
 
@@ -113,9 +117,14 @@ def main(argv=None):
         print(f"{f'distributed, {workers} worker(s)':26}{t * 1e3:9.1f}{t / base:11.2f}{sum(parts[:3]):12,d}"
               f"{sum(parts[3:]):10,d}   ({', '.join(f'{p:,}' for p in parts[:3])} | "
               f"{', '.join(f'{p:,}' for p in parts[3:])})")
+    for workers in (1, 2):
+        t = med(times[f"sum{workers}"])
+        print(f"{f'  dask X.sum(), y.sum(), {workers}w':26}{t * 1e3:9.1f}{t / base:11.2f}"
+              "   (the same blocks: dask's own floor per call)")
     name, source = step.module()
-    print(f"\nThe pickled call (parameters, fixed arguments) is {call:,} B.  The generated module's source ({len(source):,} B) is scattered to "
-          "each worker once per client (the warm-up round), not per call.")
+    print(f"\nThe pickled call (parameters, fixed arguments) is {call:,} B.  The generated module's "
+          f"source ({len(source):,} B)\nis scattered to each worker once per client (the warm-up round), "
+          "not per call.")
     for cluster, client, _, _ in clusters.values():
         client.close()
         cluster.close()
