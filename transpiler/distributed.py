@@ -230,7 +230,7 @@ def _row_chunks(name, data):
             raise ValueError(f"{name}: the data argument `{label}` is chunked along axis "
                              f"{next(a for a, c in enumerate(value.chunks) if a and len(c) > 1)} "
                              f"(chunks {value.chunks}); chunk it along rows only: "
-                             f"{label}.rechunk({{0: 'auto', **{{a: -1 for a in range(1, {value.ndim})}}}})")
+                             f"{label}.rechunk({{{', '.join(f'{a}: -1' for a in range(1, value.ndim))}}})")
     if chunked:
         chunks = tuple(int(c) for c in chunked[0][1].chunks[0])
         differ = [(label, tuple(int(c) for c in v.chunks[0])) for label, v in chunked
