@@ -17,27 +17,29 @@ import uuid
 
 import numpy as np
 
-from .api import Differentiable, _transformer
+from .api import Differentiable, _transformer, wrt_names
+from .parsing import parse_function
 
 __all__ = ["value_and_grad", "grad"]
 
 _REDUCTIONS = ("sum", "mean")
 
 
-def value_and_grad(f, wrt=0, reduction="sum"):
+def value_and_grad(f, wrt=0, reduction="sum", data=None):
     """``(value, gradient)`` of ``f`` summed (``reduction="mean"``: averaged) over row blocks.
 
-    Data arguments (every array argument not in ``wrt``) may be dask arrays chunked along
-    axis 0 with the same row chunks, or numpy arrays (one block, or split like the dask ones).
-    Parameters are floats, numpy arrays, or dicts/lists/tuples of them.  Uses the active
-    ``distributed.Client``, else dask's local scheduler.
+    Data arguments -- ``data`` (parameter names or indices), by default every array argument
+    not in ``wrt`` -- may be dask arrays chunked along axis 0 with the same row chunks, or
+    numpy arrays (one block, or split like the dask ones); the other arguments go whole to
+    every block.  Parameters are floats, numpy arrays, or dicts/lists/tuples of them.  Uses
+    the active ``distributed.Client``, else dask's local scheduler.
     """
-    return DistributedGradient(f, wrt, reduction, "value_and_grad")
+    return DistributedGradient(f, wrt, reduction, "value_and_grad", data)
 
 
-def grad(f, wrt=0, reduction="sum"):
+def grad(f, wrt=0, reduction="sum", data=None):
     """The gradient of ``f`` over row blocks, as ``value_and_grad`` computes it."""
-    return DistributedGradient(f, wrt, reduction, "grad")
+    return DistributedGradient(f, wrt, reduction, "grad", data)
 
 
 def _dask():
@@ -51,7 +53,7 @@ def _dask():
 class DistributedGradient:
     """What ``distributed.grad``/``value_and_grad`` return: call it with ``f``'s arguments."""
 
-    def __init__(self, f, wrt, reduction, kind):
+    def __init__(self, f, wrt, reduction, kind, data=None):
         if reduction not in _REDUCTIONS:
             raise ValueError(f"reduction={reduction!r}: use 'sum' (the loss adds over rows) or "
                              "'mean' (it averages over rows)")
@@ -59,6 +61,7 @@ class DistributedGradient:
             f = f._fn
         self._t = _transformer(f)
         self._wrt, self._reduction, self._kind = wrt, reduction, kind
+        self._data = None if data is None else wrt_names(parse_function(self._t.fn).node, data, "data")[0]
         self._module = None
         self._sources = {}        # client id -> future of the source, scattered to every worker once
         self.last_call_bytes = None
@@ -104,8 +107,8 @@ class DistributedGradient:
                 raise TypeError(f"{name}: the parameter `{param}` is a dask array; parameters are "
                                 "sent to every block, so pass numpy (call .compute() on it)")
         self._t.check(gen, args, kwargs)
-        call, data = _split_call(self._t.signature, bound, gen.wrt)
-        chunks = _row_chunks(name, data)
+        call, data = _split_call(self._t.signature, bound, gen.wrt, self._data)
+        chunks = _row_chunks(name, data, self._data is None)
         call.update(function=gen.node.name, seed=gen.seed_name, single=gen.single, name=name,
                     blocks=len(chunks), likes=[bound.arguments[p] for p in gen.wrt])
         return gen, call, data, chunks
@@ -179,11 +182,11 @@ def _is_dask(value):
     return hasattr(value, "dask") and hasattr(value, "chunks")
 
 
-def _split_call(signature, bound, wrt):
+def _split_call(signature, bound, wrt, named=None):
     """The call with its data arguments taken out: ``(call, [(name, value), ...])``.
 
-    Data are the array arguments (numpy with at least one axis, or dask) that are not
-    parameters; everything else is sent whole to every block."""
+    Data are the arguments ``named``, by default the array arguments (numpy with at least one
+    axis, or dask) that are not parameters; everything else is sent whole to every block."""
     call = {"args": list(bound.args), "kwargs": dict(bound.kwargs), "data": []}
     data = []
     positions = {}
@@ -202,10 +205,13 @@ def _split_call(signature, bound, wrt):
         else:
             positions[pname] = [("kwargs", k) for k in bound.arguments[pname]]
     for pname, slots in positions.items():
-        if pname in wrt:
+        if pname in wrt or (named is not None and pname not in named):
             continue
         for where, key in slots:
             value = (call["args"] if where == "args" else call["kwargs"])[key]
+            if named is not None and not (_is_dask(value) or np.ndim(value) >= 1):
+                raise TypeError(f"data argument `{pname}` is a {type(value).__name__}; data are "
+                                "arrays split by rows (dask, or numpy)")
             if _is_dask(value) or (isinstance(value, np.ndarray) and value.ndim >= 1):
                 label = pname if len(slots) == 1 else f"{pname}[{key!r}]"
                 data.append((label, value))
@@ -214,7 +220,7 @@ def _split_call(signature, bound, wrt):
     return call, data
 
 
-def _row_chunks(name, data):
+def _row_chunks(name, data, guessed=False):
     """The row chunks every data argument shares; ValueError naming them when they differ."""
     if not data:
         raise ValueError(f"{name}: no data argument to split by rows; pass the data as dask or "
@@ -247,8 +253,15 @@ def _row_chunks(name, data):
         listing = "; ".join(f"`{label}` has {n}" for label, n in wrong)
         first = chunked[0][0] if chunked else data[0][0]
         raise ValueError(f"{name}: every data argument needs the same number of rows: `{first}` has "
-                         f"{rows} (row chunks {chunks}), {listing}")
+                         f"{rows} (row chunks {chunks}), {listing}" + (_data_hint(data, wrong) if guessed else ""))
     return chunks
+
+
+def _data_hint(data, wrong):
+    """Every non-parameter array was taken for data: say how to name the real data instead."""
+    others = [label for label, _ in data if label not in dict(wrong)]
+    return ("; to send " + ", ".join(f"`{label}`" for label, _ in wrong) + " whole to every block "
+            f"instead, name the data arguments: data={tuple(others)!r}")
 
 
 def _blocks(dask, value, chunks):

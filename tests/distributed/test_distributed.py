@@ -16,7 +16,7 @@ from distributed import Client, LocalCluster
 
 from tests.distributed import losses
 from tests.fd import numeric_grad
-from transpiler import distributed, value_and_grad
+from transpiler import differentiate, distributed, value_and_grad
 
 ADJOIN = ("transpiler", "runtime", "astor")
 
@@ -117,6 +117,21 @@ def test_numpy_data_one_block_and_mixed_with_dask(client):
         value, g = f(w, b, X_in, y_in)
         assert_same(value, want_value, "value")
         assert_same(g, want_g)
+
+
+def test_keyword_data_a_decorated_loss_and_wrt_by_name(client):
+    X, y = rows(300)
+    w, b = np.array([0.3, -0.2, 0.1, 0.5]), 0.25
+    decorated = differentiate(losses.squared_error, wrt="b")
+    f = distributed.grad(decorated, wrt="b")
+    Xd, yd = da.from_array(X, chunks=(100, 4)), da.from_array(y, chunks=100)
+    with pytest.raises(ValueError, match=r"`X` has 300 .*`w` has 4; to send `w` whole to every block "
+                                         r"instead, name the data arguments: data=\('X', 'y'\)"):
+        f(w, b, y=yd, X=Xd)                # w, not differentiated, is taken for data by default
+    g = distributed.grad(decorated, wrt="b", data=("X", 3))(w, b, y=yd, X=Xd)
+    assert_same(g, decorated.grad(w, b, X, y))
+    with pytest.raises(ValueError, match="no data argument"):
+        distributed.grad(losses.squared_error)(w, b, [1.0], 2.0)
 
 
 def test_without_a_client_dask_local_scheduler(client):
