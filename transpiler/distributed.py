@@ -165,15 +165,13 @@ def _holders(client, data, chunks):
     Block tasks prefer that worker (a loose restriction: when it is gone, or much busier than
     the others, dask may still run the block elsewhere rather than wait)."""
     from distributed import futures_of
+    persisted = [value for _, value in data if _is_dask(value) and futures_of(value)]
+    who = client.who_has([f for value in persisted for f in futures_of(value)]) if persisted else {}
     weight = [{} for _ in chunks]
-    for _, value in data:
-        if not _is_dask(value) or not futures_of(value):
-            continue
-        keys = [d.key for d in value.to_delayed().ravel()]
-        who = client.who_has(futures_of(value))
+    for value in persisted:
         row = value.dtype.itemsize * int(np.prod(value.shape[1:]))
-        for i, key in enumerate(keys):
-            for address in who.get(key, ()):
+        for i, block in enumerate(value.to_delayed().ravel()):
+            for address in who.get(block.key, ()):
                 weight[i][address] = weight[i].get(address, 0) + row * chunks[i]
     return [[max(w, key=w.get)] if w else None for w in weight]
 
