@@ -23,7 +23,7 @@ def run(name, source, task, *args):
         filename = f"<adjoin generated {name}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(compile(source, filename, "exec"), module.__dict__)
-        sys.modules[name] = module     # also what lets its Grads objects pickle on this worker
+        sys.modules[name] = module     # the next task on this worker finds it here
     return getattr(module, task)(*args)
 
 
