@@ -17,8 +17,8 @@ import uuid
 
 import numpy as np
 
-from .api import Differentiable, _transformer, wrt_names
-from .parsing import parse_function
+from .api import Differentiable, _transformer
+from .frontend.parsing import parse_function, wrt_names
 
 __all__ = ["value_and_grad", "grad"]
 
@@ -76,7 +76,7 @@ class DistributedGradient:
         """``(name, source)`` of the module the workers execute: the standalone gradient module
         (what ``python -m transpiler FILE:FUNC -o grads.py`` writes), then the task code."""
         if self._module is None:
-            from .codegen import standalone_module
+            from .backend.codegen import standalone_module
             from runtime.rules.containers import restructure
             source = standalone_module([self._generated()], extra={"restructure": restructure})
             source += "\n\n# --- the tasks of transpiler.distributed (distributed_worker.py) ---\n\n" + _worker_text()
