@@ -8,7 +8,6 @@ postpones it to the first call.
 
 import functools
 import inspect
-import sys
 import types
 import weakref
 
@@ -27,6 +26,7 @@ from .core.ir import output_names
 from .modes.forward import forward
 from .frontend.normalize import normalize
 from .backend.optimize import optimize
+from .frontend.carried import attach, carried, importable
 from .frontend.parsing import parse_function, wrt_names
 from .modes.reverse import reverse
 from runtime.rules.containers import restructure
@@ -265,9 +265,9 @@ class Differentiable:
         return _BoundDifferentiable(self, instance)
 
     def __reduce__(self):
-        if _importable(self):
+        if importable(self):
             return self.__qualname__
-        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, _carried(self._t))
+        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, carried(self._t))
 
     def __repr__(self):
         return f"<differentiable {self.__qualname__} wrt={self._wrt!r}>"
@@ -390,64 +390,20 @@ class GradientFunction:
 
     def __reduce__(self):
         return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims,
-                                         _carried(self._t)))
+                                         carried(self._t)))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
 def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=()):
-    _attach(sources)
+    attach(sources)
     return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims)
 
 
 def _rebuild_differentiable(fn, wrt, mode, sources):
-    _attach(sources)
+    attach(sources)
     return Differentiable(fn, wrt=wrt, mode=mode)
-
-
-# --- pickling functions whose source the receiving process cannot read ------------------------
-# A function of a script's __main__ or a notebook cell arrives by value (cloudpickle) in a process
-# that has neither the script nor the cell: its source text, and its callees', travel with it.
-
-def _importable(d):
-    """True when pickle can find ``d`` by name (a module-level function of an importable module)."""
-    mod = getattr(d, "__module__", None)
-    if mod in (None, "__main__") or mod not in sys.modules:
-        return False
-    obj = sys.modules[mod]
-    for part in d.__qualname__.split("."):
-        obj = getattr(obj, part, None)
-    return obj is d
-
-
-def _carried(t):
-    """``[(function, (filename, first line, text))]`` for the function of transformer ``t`` and
-    the user functions its generated code calls, when their source may be unreadable elsewhere."""
-    out, todo, seen = [], [t], set()
-    while todo:
-        t = todo.pop()
-        if t.fn in seen:
-            continue
-        seen.add(t.fn)
-        parsed = None
-        for gen in t.cache.values():
-            parsed = gen.ctx.parsed
-            todo.extend(_transformer(obj.fn) for obj in gen.ctx.injected.values()
-                        if getattr(obj, "_adjoin_callee", False) and inspect.isfunction(obj.fn))
-        if parsed is None or not inspect.isfunction(parsed.fn):
-            continue
-        mod = parsed.fn.__module__
-        if mod == "__main__" or mod not in sys.modules or parsed.filename.startswith("<"):
-            first = min(parsed.lines)
-            text = "".join(parsed.lines[i] for i in sorted(parsed.lines))
-            out.append((parsed.fn, (parsed.filename, first, text)))
-    return out
-
-
-def _attach(sources):
-    for fn, source in sources:
-        fn._adjoin_source = source
 
 
 def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0):

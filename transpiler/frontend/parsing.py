@@ -99,7 +99,7 @@ def parse_function(fn):
         fn = fn.__func__
     if not inspect.isfunction(fn):
         raise TypeError(f"adjoin can only differentiate Python functions, not {type(fn).__name__}")
-    carried = getattr(fn, "_adjoin_source", None)    # (filename, first line, text): see api._carried
+    carried = getattr(fn, "_adjoin_source", None)    # (filename, first line, text): carried.py
     try:
         if carried is not None:
             filename, first, text = carried
