@@ -1,0 +1,334 @@
+"""Everyday Python written as the forms the front end already lowers (run before ``sugar``).
+
+Each rewrite keeps the primal's values and order of evaluation, so the derivative of the
+rewritten code is the derivative of the user's code:
+
+* ``max(a, b, ...)``/``min(...)`` and ``max([a, b])`` -> ``np.maximum``/``np.minimum`` folded left
+  (at a tie both give the first argument, as the builtins do); ``pow(a, b)`` -> ``a ** b``;
+  ``sum(xs, start=s)`` -> ``sum(xs, s)``;
+* ``dict(a=.., b=..)``, ``dict([(k, v), ..])``, ``dict(zip([k..], [v..]))``, ``list((..))``,
+  ``tuple([..])`` of literals -> the literal; ``[a] + [b]``, ``(a,) + (b,)``, ``[a] * 3`` (of
+  names and constants) and ``{..} | {..}`` of literals -> one literal;
+* ``f(*[a, b], **{"k": v})`` -> ``f(a, b, k=v)``; ``map``/``filter`` -> a list comprehension (a
+  lambda's body inlined); ``reversed([a, b])`` -> ``[b, a]``; calls of ``p = functools.partial(g, a)``
+  -> ``g(a, ...)`` when ``p`` is only called and ``a`` is bound once;
+* ``y := e`` -> ``y = e`` before the statement, when nothing before it in the statement reads
+  ``y`` and it is not inside ``and``/``or``/``if``-expressions, comprehensions or lambdas;
+* ``f = lambda v: e`` -> ``def f(v): return e``; ``del name`` when ``name`` is not read again.
+
+Anything else is left as written (and refused later with a located ``TranspileError``).
+"""
+
+import ast
+import builtins
+import copy
+import functools
+
+import numpy as np
+
+__all__ = ["rewrite"]
+
+
+def rewrite(body, ctx):
+    """``body`` (a list of statements) with the rewrites above applied."""
+    return _statements(body, _Exprs(ctx))
+
+
+def _simple(node):
+    """A pure expression that evaluates to the same value when evaluated twice or not at all."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Subscript):
+        return _simple(node.value) and _simple(node.slice)
+    if isinstance(node, ast.Attribute):
+        return _simple(node.value)
+    return False
+
+
+def _literal_seq(node):
+    return isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts)
+
+
+class _Exprs(ast.NodeTransformer):
+    def __init__(self, ctx):
+        self.ctx = ctx
+        node = ctx.parsed.node
+        self.local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        self.local |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        self.partials = _partials(node, ctx.parsed.scope)
+
+    def _builtin(self, func, name):
+        return (isinstance(func, ast.Name) and func.id == name and func.id not in self.local
+                and self.ctx.parsed.scope.lookup(name) is getattr(builtins, name))
+
+    def _np(self, attr):
+        ref = self.ctx.ref(np, "np")
+        self.ctx.parsed.scope.closure.setdefault(ref.id, np)
+        return ast.Attribute(ref, attr, ast.Load())
+
+    def visit_Lambda(self, node):
+        return node                      # its body is rewritten when it becomes a def
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        node = self._splat(node)
+        f = node.func
+        pos = [a for a in node.args if not isinstance(a, ast.Starred)]
+        plain = len(pos) == len(node.args)
+        for name, ufunc in (("max", "maximum"), ("min", "minimum")):
+            if self._builtin(f, name) and plain and not node.keywords:
+                items = node.args if len(node.args) >= 2 else (
+                    node.args[0].elts if len(node.args) == 1 and _literal_seq(node.args[0]) else None)
+                if items:
+                    out = items[0]
+                    for item in items[1:]:
+                        out = ast.Call(self._np(ufunc), [out, item], [])
+                    return ast.copy_location(out, node) if len(items) > 1 else items[0]
+        if self._builtin(f, "pow") and plain and len(node.args) == 2 and not node.keywords:
+            return ast.copy_location(ast.BinOp(node.args[0], ast.Pow(), node.args[1]), node)
+        if self._builtin(f, "sum") and plain and len(node.args) == 1 and [k.arg for k in node.keywords] == ["start"]:
+            return ast.copy_location(ast.Call(f, [node.args[0], node.keywords[0].value], []), node)
+        if self._builtin(f, "dict") and plain:
+            d = self._dict_call(node)
+            if d is not None:
+                return ast.copy_location(d, node)
+        if self._builtin(f, "reversed") and len(node.args) == 1 and not node.keywords \
+                and _literal_seq(node.args[0]) and all(_simple(e) for e in node.args[0].elts):
+            return ast.copy_location(ast.List(node.args[0].elts[::-1], ast.Load()), node)
+        if self._builtin(f, "map") and plain and len(node.args) >= 2 and not node.keywords:
+            return ast.copy_location(self._comprehension(node.args[0], node.args[1:], None), node)
+        if self._builtin(f, "filter") and plain and len(node.args) == 2 and not node.keywords \
+                and not (isinstance(node.args[0], ast.Constant) and node.args[0].value is None):
+            return ast.copy_location(self._comprehension(None, node.args[1:], node.args[0]), node)
+        if isinstance(f, ast.Name) and f.id in self.partials:
+            inner, args, keywords = self.partials[f.id]
+            given = {k.arg for k in node.keywords}
+            return ast.copy_location(ast.Call(copy.deepcopy(inner), [copy.deepcopy(a) for a in args] + node.args,
+                                              [copy.deepcopy(k) for k in keywords if k.arg not in given]
+                                              + node.keywords), node)
+        for name, kind in (("list", ast.List), ("tuple", ast.Tuple)):
+            if self._builtin(f, name) and plain and len(node.args) == 1 and not node.keywords \
+                    and _literal_seq(node.args[0]):
+                return ast.copy_location(kind(list(node.args[0].elts), ast.Load()), node)
+        return node
+
+    def _comprehension(self, fn, iterables, pred):
+        """``map(fn, *iterables)`` / ``filter(pred, it)`` as a list comprehension (a lambda inlined)."""
+        names = [self.ctx.namer.claim("item") for _ in iterables]
+        loads = [ast.Name(n, ast.Load()) for n in names]
+        target = ast.Name(names[0], ast.Store()) if len(names) == 1 else \
+            ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())
+        it = iterables[0] if len(iterables) == 1 else ast.Call(ast.Name("zip", ast.Load()), list(iterables), [])
+        elt = self._apply(fn, loads) if fn is not None else loads[0]
+        ifs = [self._apply(pred, loads)] if pred is not None else []
+        return ast.ListComp(elt, [ast.comprehension(target, it, ifs, 0)])
+
+    def _apply(self, fn, loads):
+        if isinstance(fn, ast.Lambda) and _plain_lambda(fn, len(loads)):
+            body = copy.deepcopy(fn.body)
+            mapping = {a.arg: n for a, n in zip(fn.args.args, loads)}
+            for node in ast.walk(body):
+                for field, value in ast.iter_fields(node):
+                    if isinstance(value, ast.Name) and value.id in mapping:
+                        setattr(node, field, copy.copy(mapping[value.id]))
+                    elif isinstance(value, list):
+                        value[:] = [copy.copy(mapping[v.id]) if isinstance(v, ast.Name) and v.id in mapping else v
+                                    for v in value]
+            return self.visit(body) if not (isinstance(body, ast.Name) and body.id in mapping) \
+                else copy.copy(mapping[body.id])
+        return ast.Call(copy.deepcopy(fn), list(loads), [])
+
+    def _dict_call(self, node):
+        if not node.args and all(k.arg is not None for k in node.keywords):
+            return ast.Dict([ast.Constant(k.arg) for k in node.keywords], [k.value for k in node.keywords])
+        if len(node.args) != 1 or node.keywords:
+            return None
+        a = node.args[0]
+        if _literal_seq(a) and all(_literal_seq(e) and len(e.elts) == 2 for e in a.elts):
+            return ast.Dict([e.elts[0] for e in a.elts], [e.elts[1] for e in a.elts])
+        if isinstance(a, ast.Call) and self._builtin(a.func, "zip") and not a.keywords and len(a.args) == 2 \
+                and all(_literal_seq(x) for x in a.args) and len(a.args[0].elts) == len(a.args[1].elts):
+            return ast.Dict(list(a.args[0].elts), list(a.args[1].elts))
+        return None
+
+    def _splat(self, node):
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred) and _literal_seq(a.value):
+                args.extend(a.value.elts)
+            else:
+                args.append(a)
+        keywords = []
+        for k in node.keywords:
+            if k.arg is None and isinstance(k.value, ast.Dict) and all(
+                    isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier()
+                    for key in k.value.keys):
+                keywords.extend(ast.keyword(key.value, v) for key, v in zip(k.value.keys, k.value.values))
+            else:
+                keywords.append(k)
+        named = [k.arg for k in keywords if k.arg is not None]
+        if len(named) != len(set(named)):
+            return node                  # Python raises TypeError for a repeated keyword: keep it
+        node.args, node.keywords = args, keywords
+        return node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        l, r = node.left, node.right
+        if isinstance(node.op, ast.Add) and type(l) is type(r) and _literal_seq(l) and _literal_seq(r):
+            return ast.copy_location(type(l)(l.elts + r.elts, ast.Load()), node)
+        if isinstance(node.op, ast.Mult) and _literal_seq(l) and isinstance(r, ast.Constant) \
+                and type(r.value) is int and all(_simple(e) for e in l.elts):
+            return ast.copy_location(type(l)([copy.deepcopy(e) for _ in range(max(r.value, 0)) for e in l.elts],
+                                              ast.Load()), node)
+        if isinstance(node.op, ast.BitOr) and isinstance(l, ast.Dict) and isinstance(r, ast.Dict):
+            keys = [k for k in l.keys + r.keys]
+            if all(isinstance(k, ast.Constant) for k in keys):
+                merged = {}
+                for k, v in zip(keys, l.values + r.values):
+                    if k.value in merged and not _simple(merged[k.value][1]):
+                        return node      # dropping it would skip its evaluation
+                    merged[k.value] = (merged.get(k.value, (k, None))[0], v)
+                return ast.copy_location(ast.Dict([k for k, _ in merged.values()],
+                                                  [v for _, v in merged.values()]), node)
+        return node
+
+
+# --- statements: walrus, lambdas bound to names, del ---------------------------------------------
+def _partials(fn, scope):
+    """``name -> (callable, args, keywords)`` for ``name = functools.partial(g, ...)`` statements
+    whose name is only ever called and whose parts are names bound once (or constants)."""
+    stores = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    out = {}
+    for s in fn.body:
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Call) and stores.get(s.targets[0].id) == 1):
+            continue
+        try:
+            is_partial = scope.evaluate(s.value.func) is functools.partial
+        except Exception:
+            continue
+        call, name = s.value, s.targets[0].id
+        parts = call.args + [k.value for k in call.keywords]
+        if not is_partial or not call.args or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords) or not all(_simple(p) for p in parts):
+            continue
+        if any(stores.get(n.id, 0) > 1 for p in parts for n in ast.walk(p) if isinstance(n, ast.Name)):
+            continue
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if all(id(u) in called for u in uses):
+            out[name] = (call.args[0], call.args[1:], call.keywords)
+            s._adjoin_partial = True
+    return out
+
+
+def _plain_lambda(fn, n):
+    a = fn.args
+    return (len(a.args) == n and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
+            and not any(isinstance(x, (ast.Lambda, ast.NamedExpr, ast.ListComp, ast.SetComp, ast.DictComp,
+                                       ast.GeneratorExp)) for x in ast.walk(fn.body)))
+
+
+_OPAQUE = (ast.BoolOp, ast.IfExp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _statements(body, exprs):
+    out = []
+    for i, s in enumerate(body):
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(s, field, None), list) and not isinstance(s, (ast.FunctionDef, ast.ClassDef)):
+                setattr(s, field, _statements(getattr(s, field), exprs))
+        if isinstance(s, ast.Try):
+            for h in s.handlers:
+                h.body = _statements(h.body, exprs)
+        if isinstance(s, ast.Delete) and all(isinstance(t, ast.Name) for t in s.targets) \
+                and not _read_later(body[i + 1:], {t.id for t in s.targets}):
+            continue
+        if getattr(s, "_adjoin_partial", False):
+            continue                     # its calls are written out in full (_Exprs.visit_Call)
+        s = _lambda_def(s, exprs)
+        if not isinstance(s, (ast.While, ast.FunctionDef)):
+            hoisted = _hoist_walrus(s)
+            out.extend(hoisted)
+        out.append(_rewrite_exprs(s, exprs))
+    return out
+
+
+def _rewrite_exprs(s, exprs):
+    if isinstance(s, ast.FunctionDef):
+        s.body = _statements(s.body, exprs)
+        return s
+    for field, value in ast.iter_fields(s):
+        if isinstance(value, ast.expr):
+            setattr(s, field, exprs.visit(value))
+        elif isinstance(value, list) and value and all(isinstance(v, ast.expr) for v in value):
+            setattr(s, field, [exprs.visit(v) for v in value])
+    return s
+
+
+def _read_later(rest, names):
+    return any(isinstance(n, ast.Name) and n.id in names for s in rest for n in ast.walk(s))
+
+
+def _lambda_def(s, exprs):
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+            and isinstance(s.value, ast.Lambda):
+        ret = ast.copy_location(ast.Return(s.value.body), s.value.body)
+        fn = ast.FunctionDef(s.targets[0].id, s.value.args, [ret], [], None)
+        if "type_params" in ast.FunctionDef._fields:
+            fn.type_params = []
+        return ast.fix_missing_locations(ast.copy_location(fn, s))
+    return s
+
+
+def _hoist_walrus(s):
+    """Assignments for the ``:=`` in statement ``s`` that can run before it (``s`` is changed)."""
+    heads = [v for f, v in ast.iter_fields(s) if isinstance(v, ast.expr)]
+    if isinstance(s, (ast.If, ast.For)):
+        heads = [s.test if isinstance(s, ast.If) else s.iter]
+    out = []
+    for head in heads:
+        order = _in_order(head)
+        for k, node in enumerate(order):
+            if not isinstance(node, ast.NamedExpr) or getattr(node, "_opaque", False):
+                continue
+            name = node.target.id
+            before = order[:k]
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in before):
+                continue
+            if any(n is not node and isinstance(n, ast.NamedExpr) for n in ast.walk(node.value)):
+                continue
+            out.append(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], node.value), node))
+            _replace(head, node, ast.copy_location(ast.Name(name, ast.Load()), node))
+            if head is node:
+                for f, v in ast.iter_fields(s):
+                    if v is node:
+                        setattr(s, f, ast.copy_location(ast.Name(name, ast.Load()), node))
+    return out
+
+
+def _in_order(node, opaque=False):
+    """Nodes of an expression in evaluation order (children before parents, left to right)."""
+    out = []
+    op = opaque or isinstance(node, _OPAQUE)
+    for child in ast.iter_child_nodes(node):
+        out.extend(_in_order(child, op))
+    if opaque:
+        node._opaque = True
+    out.append(node)
+    return out
+
+
+def _replace(root, old, new):
+    for parent in ast.walk(root):
+        for f, v in ast.iter_fields(parent):
+            if v is old:
+                setattr(parent, f, new)
+            elif isinstance(v, list):
+                for j, item in enumerate(v):
+                    if item is old:
+                        v[j] = new
