@@ -23,18 +23,31 @@ def ma_sequence(x):
     match [x[0], x[1] * 2.0, x[2]]:
         case [a]:
             y = a
-        case [a, b, *rest]:
-            y = a * b + sum(rest)
+        case [a, b]:
+            y = a - b
+        case [a, *_, c]:
+            y = a * c + x[3]
     return y
 
 
 def ma_class(x):
-    b = ev.Box(x[0], x[1])
-    match b:
-        case ev.Pair():
-            y = 0.0
-        case ev.Box(v=v):
-            y = v * b.scale
+    match x:
+        case list():
+            y = x[0]
+        case np.ndarray(ndim=1) if x.shape[0] > 2:
+            y = x[1] * x[2]
+    return y
+
+
+def ma_or_and_capture(x):
+    k = 3
+    match (k, x[0] * 2.0):
+        case (1 | 2, v):
+            y = v
+        case (3, v) if k > 1:
+            y = v * v * x[1]
+        case _:
+            y = x[2]
     return y
 
 
@@ -59,4 +72,5 @@ def ma_guard(x):
 
 
 MATCH_CASES = [(ma_literal, (V,), 0), (ma_sequence, (V,), 0), (ma_class, (V,), 0), (ma_mapping, (V,), 0),
-               (ma_guard, (V,), 0)]
+               (ma_guard, (V,), 0),
+               (ma_or_and_capture, (V,), 0)]

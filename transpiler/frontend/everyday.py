@@ -6,6 +6,8 @@ rewritten code is the derivative of the user's code:
 * ``max(a, b, ...)``/``min(...)`` and ``max([a, b])`` -> ``np.maximum``/``np.minimum`` folded left
   (at a tie both give the first argument, as the builtins do); ``pow(a, b)`` -> ``a ** b``;
   ``sum(xs, start=s)`` -> ``sum(xs, s)``;
+* ``sorted([..], key=, reverse=)``, ``max``/``min`` with ``key=`` of simple items -> the items picked
+  by an index found on the values (order_, max_index_: no gradient flows through an order);
 * ``dict(a=.., b=..)``, ``dict([(k, v), ..])``, ``dict(zip([k..], [v..]))``, ``list((..))``,
   ``tuple([..])`` of literals -> the literal; ``[a] + [b]``, ``(a,) + (b,)``, ``[a] * 3`` (of
   names and constants) and ``{..} | {..}`` of literals -> one literal;
@@ -14,7 +16,12 @@ rewritten code is the derivative of the user's code:
   -> ``g(a, ...)`` when ``p`` is only called and ``a`` is bound once;
 * ``y := e`` -> ``y = e`` before the statement, when nothing before it in the statement reads
   ``y`` and it is not inside ``and``/``or``/``if``-expressions, comprehensions or lambdas;
-* ``f = lambda v: e`` -> ``def f(v): return e``; ``del name`` when ``name`` is not read again.
+* ``f = lambda v: e`` -> ``def f(v): return e``; ``del name`` when ``name`` is not read again;
+* on locals only ever bound to list/dict literals: ``a.extend([..])``, ``a += [..]`` -> appends;
+  ``d.update(..)`` -> item assignments; ``d.setdefault(k, e)``, ``d.get(k)``, ``d.values()``;
+  ``f(*a)``/``f(**d)``/``a[i:j]`` of a literal bound once and only read -> its items;
+* ``match`` -> ``if``/``elif`` (match.py);
+* ``raise e`` -> ``raise_(e)``: primal code; a branch that raises never reaches the gradient.
 
 Anything else is left as written (and refused later with a located ``TranspileError``).
 """
@@ -26,12 +33,20 @@ import functools
 
 import numpy as np
 
+from runtime.rules.registry import nondifferentiable
+
+from .match import lower_match
+
 __all__ = ["rewrite"]
 
 
 def rewrite(body, ctx):
     """``body`` (a list of statements) with the rewrites above applied."""
-    return _statements(body, _Exprs(ctx))
+    exprs = _Exprs(ctx)
+    body = [exprs.visit(s) for s in body]          # first literals, so the containers' kinds show
+    node = ctx.parsed.node
+    exprs.kinds, exprs.fixed = _kinds(ast.FunctionDef(node.name, node.args, body, [], None))
+    return _statements(body, exprs)
 
 
 def _simple(node):
@@ -45,6 +60,16 @@ def _simple(node):
     return False
 
 
+def _const_int(node):
+    """The int a slice bound stands for (None when absent), or False."""
+    if node is None:
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = _const_int(node.operand)
+        return -v if v not in (None, False) else False
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else False
+
+
 def _literal_seq(node):
     return isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts)
 
@@ -56,6 +81,7 @@ class _Exprs(ast.NodeTransformer):
         self.local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         self.local |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
         self.partials = _partials(node, ctx.parsed.scope)
+        self.kinds, self.fixed = {}, {}
 
     def _builtin(self, func, name):
         return (isinstance(func, ast.Name) and func.id == name and func.id not in self.local
@@ -75,6 +101,9 @@ class _Exprs(ast.NodeTransformer):
         f = node.func
         pos = [a for a in node.args if not isinstance(a, ast.Starred)]
         plain = len(pos) == len(node.args)
+        ordered = self._ordered(node, f, plain)
+        if ordered is not None:
+            return ast.copy_location(ordered, node)
         for name, ufunc in (("max", "maximum"), ("min", "minimum")):
             if self._builtin(f, name) and plain and not node.keywords:
                 items = node.args if len(node.args) >= 2 else (
@@ -92,6 +121,19 @@ class _Exprs(ast.NodeTransformer):
             d = self._dict_call(node)
             if d is not None:
                 return ast.copy_location(d, node)
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and self.kinds.get(f.value.id) is ast.Dict:
+            d = f.value
+            if f.attr == "get" and plain and len(node.args) in (1, 2) and not node.keywords and _simple(node.args[0]):
+                default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+                return ast.copy_location(ast.IfExp(ast.Compare(node.args[0], [ast.In()], [copy.copy(d)]),
+                                                   ast.Subscript(copy.copy(d), copy.deepcopy(node.args[0]), ast.Load()),
+                                                   default), node)
+            if f.attr == "values" and not node.args and not node.keywords:
+                key = self.ctx.namer.claim("key")
+                return ast.copy_location(ast.ListComp(
+                    ast.Subscript(copy.copy(d), ast.Name(key, ast.Load()), ast.Load()),
+                    [ast.comprehension(ast.Name(key, ast.Store()), ast.Call(ast.Attribute(
+                        copy.copy(d), "keys", ast.Load()), [], []), [], 0)]), node)
         if self._builtin(f, "reversed") and len(node.args) == 1 and not node.keywords \
                 and _literal_seq(node.args[0]) and all(_simple(e) for e in node.args[0].elts):
             return ast.copy_location(ast.List(node.args[0].elts[::-1], ast.Load()), node)
@@ -111,6 +153,32 @@ class _Exprs(ast.NodeTransformer):
                     and _literal_seq(node.args[0]):
                 return ast.copy_location(kind(list(node.args[0].elts), ast.Load()), node)
         return node
+
+    def _ordered(self, node, f, plain):
+        """``sorted([..], key=, reverse=)`` and ``max``/``min`` with ``key=`` over simple items: the
+        order is found on the values (no gradient) and the items are picked by index."""
+        kw = {k.arg: k.value for k in node.keywords}
+        if not plain or None in kw:
+            return None
+        if self._builtin(f, "sorted") and len(node.args) == 1 and set(kw) <= {"key", "reverse"}:
+            items, picker = node.args[0], order_
+        elif (self._builtin(f, "max") or self._builtin(f, "min")) and set(kw) == {"key"} and node.args:
+            items = node.args[0] if len(node.args) == 1 else ast.List(list(node.args), ast.Load())
+            picker = max_index_ if f.id == "max" else min_index_
+        else:
+            return None
+        if not (_literal_seq(items) and items.elts and all(_simple(e) for e in items.elts)):
+            return None
+        keys = [self._apply(kw["key"], [copy.deepcopy(e)]) if "key" in kw and not (
+            isinstance(kw["key"], ast.Constant) and kw["key"].value is None) else copy.deepcopy(e) for e in items.elts]
+        ref = self.ctx.ref(picker, picker.__name__)
+        self.ctx.parsed.scope.closure.setdefault(ref.id, picker)
+        call = ast.Call(ref, keys, [ast.keyword("reverse", kw["reverse"])] if "reverse" in kw else [])
+        pick = lambda index: ast.Subscript(ast.List(list(items.elts), ast.Load()), index, ast.Load())  # noqa: E731
+        if picker is not order_:
+            return pick(call)
+        i = self.ctx.namer.claim("index")
+        return ast.ListComp(pick(ast.Name(i, ast.Load())), [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
 
     def _comprehension(self, fn, iterables, pred):
         """``map(fn, *iterables)`` / ``filter(pred, it)`` as a list comprehension (a lambda inlined)."""
@@ -154,7 +222,12 @@ class _Exprs(ast.NodeTransformer):
     def _splat(self, node):
         args = []
         for a in node.args:
-            if isinstance(a, ast.Starred) and _literal_seq(a.value):
+            if isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id in self.fixed \
+                    and isinstance(self.fixed[a.value.id], (ast.List, ast.Tuple)):
+                n = len(self.fixed[a.value.id].elts)
+                args.extend(ast.Subscript(ast.Name(a.value.id, ast.Load()), ast.Constant(i), ast.Load())
+                            for i in range(n))
+            elif isinstance(a, ast.Starred) and _literal_seq(a.value):
                 args.extend(a.value.elts)
             else:
                 args.append(a)
@@ -164,12 +237,29 @@ class _Exprs(ast.NodeTransformer):
                     isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier()
                     for key in k.value.keys):
                 keywords.extend(ast.keyword(key.value, v) for key, v in zip(k.value.keys, k.value.values))
+            elif k.arg is None and isinstance(k.value, ast.Name) and isinstance(self.fixed.get(k.value.id), ast.Dict):
+                keywords.extend(ast.keyword(key.value, ast.Subscript(ast.Name(k.value.id, ast.Load()),
+                                                                     ast.Constant(key.value), ast.Load()))
+                                for key in self.fixed[k.value.id].keys)
             else:
                 keywords.append(k)
         named = [k.arg for k in keywords if k.arg is not None]
         if len(named) != len(set(named)):
             return node                  # Python raises TypeError for a repeated keyword: keep it
         node.args, node.keywords = args, keywords
+        return node
+
+    def visit_Subscript(self, node):
+        """``a[i:j:k]`` with constant bounds of a list ``a`` bound once to a literal -> ``[a[..], ..]``."""
+        self.generic_visit(node)
+        a, sl = node.value, node.slice
+        if isinstance(node.ctx, ast.Load) and isinstance(sl, ast.Slice) and isinstance(a, ast.Name) \
+                and isinstance(self.fixed.get(a.id), ast.List):
+            bounds = [_const_int(b) for b in (sl.lower, sl.upper, sl.step)]
+            if all(b is not False for b in bounds):
+                n = len(self.fixed[a.id].elts)
+                return ast.copy_location(ast.List([ast.Subscript(ast.Name(a.id, ast.Load()), ast.Constant(i), ast.Load())
+                                                   for i in range(n)[slice(*bounds)]], ast.Load()), node)
         return node
 
     def visit_BinOp(self, node):
@@ -195,6 +285,71 @@ class _Exprs(ast.NodeTransformer):
 
 
 # --- statements: walrus, lambdas bound to names, del ---------------------------------------------
+def _kinds(fn):
+    """(``name -> ast.List/ast.Dict`` for locals only ever assigned list/dict literals or
+    comprehensions, ``name -> literal`` for those assigned once and then only read by subscript
+    or splatted: their length and keys are known)."""
+    values, other = {}, set()
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    values.setdefault(t.id, []).append(n.value)
+        for t in _stored(n):
+            other.add(t)
+    kinds = {}
+    for name, vals in values.items():
+        if name in other:
+            continue
+        if all(isinstance(v, (ast.List, ast.ListComp)) for v in vals):
+            kinds[name] = ast.List
+        elif all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
+            kinds[name] = ast.Dict
+    starred = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Starred)}
+    starred |= {id(k.value) for n in ast.walk(fn) if isinstance(n, ast.Call) for k in n.keywords if k.arg is None}
+    read = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)}
+    fixed = {}
+    for name, vals in values.items():
+        if name in other or len(vals) != 1:
+            continue
+        v = vals[0]
+        ok = _literal_seq(v) or (isinstance(v, ast.Dict) and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in v.keys))
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if ok and all(id(u) in starred or id(u) in read for u in uses) \
+                and not any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+                            and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
+            fixed[name] = v
+    return kinds, fixed
+
+
+def _stored(n):
+    """Names bound by node ``n`` other than by plain ``=``."""
+    if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and _literal_seq(n.value) \
+            and isinstance(n.value, ast.List):
+        return []                            # a += [..] keeps a list a list
+    if isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
+        return [n.target.id]
+    if isinstance(n, (ast.For, ast.comprehension)):
+        return [t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)]
+    if isinstance(n, ast.NamedExpr):
+        return [n.target.id]
+    if isinstance(n, (ast.With,)):
+        return [t.id for i in n.items if i.optional_vars is not None for t in ast.walk(i.optional_vars)
+                if isinstance(t, ast.Name)]
+    if isinstance(n, ast.arguments):
+        return [a.arg for a in n.posonlyargs + n.args + n.kwonlyargs] + \
+            [a.arg for a in (n.vararg, n.kwarg) if a is not None]
+    if isinstance(n, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in n.names]
+    if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+        return [n.name]
+    if isinstance(n, ast.Assign):
+        return [t.id for tgt in n.targets if not isinstance(tgt, ast.Name) for t in ast.walk(tgt)
+                if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)]
+    return []
+
+
 def _partials(fn, scope):
     """``name -> (callable, args, keywords)`` for ``name = functools.partial(g, ...)`` statements
     whose name is only ever called and whose parts are names bound once (or constants)."""
@@ -245,12 +400,23 @@ def _statements(body, exprs):
         if isinstance(s, ast.Try):
             for h in s.handlers:
                 h.body = _statements(h.body, exprs)
+        if type(s).__name__ == "Match":
+            out.extend(_statements(lower_match(s, exprs.ctx), exprs))
+            continue
         if isinstance(s, ast.Delete) and all(isinstance(t, ast.Name) for t in s.targets) \
                 and not _read_later(body[i + 1:], {t.id for t in s.targets}):
             continue
+        if isinstance(s, ast.For) and isinstance(s.iter, ast.Name) and exprs.kinds.get(s.iter.id) is ast.Dict:
+            s.iter = ast.copy_location(ast.Call(ast.Attribute(s.iter, "keys", ast.Load()), [], []), s.iter)
         if getattr(s, "_adjoin_partial", False):
             continue                     # its calls are written out in full (_Exprs.visit_Call)
+        if isinstance(s, ast.Raise) and s.exc is not None and s.cause is None:
+            s = _raise_call(s, exprs.ctx)
         s = _lambda_def(s, exprs)
+        expanded = _container_statement(s, exprs)
+        if expanded is not None:
+            out.extend(_statements(expanded, exprs))
+            continue
         if not isinstance(s, (ast.While, ast.FunctionDef)):
             hoisted = _hoist_walrus(s)
             out.extend(hoisted)
@@ -268,6 +434,83 @@ def _rewrite_exprs(s, exprs):
         elif isinstance(value, list) and value and all(isinstance(v, ast.expr) for v in value):
             setattr(s, field, [exprs.visit(v) for v in value])
     return s
+
+
+def _container_statement(s, exprs):
+    """``a.extend([..])``/``a += [..]`` on a local list -> appends; ``d.update({..})``/``d.update(k=v)``
+    on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d`` (None: other)."""
+    kinds = exprs.kinds
+    if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name) \
+            and kinds.get(s.target.id) is ast.List and _literal_seq(s.value):
+        return [_append(s.target.id, e, s) for e in s.value.elts]
+    value = s.value if isinstance(s, (ast.Expr, ast.Assign)) else None
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name) and not any(isinstance(a, ast.Starred) for a in value.args)):
+        return None
+    name, meth, args, kws = value.func.value.id, value.func.attr, value.args, value.keywords
+    if isinstance(s, ast.Expr) and kinds.get(name) is ast.List and meth == "extend" and len(args) == 1 \
+            and not kws and _literal_seq(args[0]):
+        return [_append(name, e, s) for e in args[0].elts]
+    if isinstance(s, ast.Expr) and kinds.get(name) is ast.Dict and meth == "update":
+        pairs = []
+        if len(args) == 1 and isinstance(args[0], ast.Dict) and None not in args[0].keys:
+            pairs = list(zip(args[0].keys, args[0].values))
+        elif args:
+            return None
+        if any(k.arg is None for k in kws):
+            return None
+        pairs += [(ast.Constant(k.arg), k.value) for k in kws]
+        return [_setitem(name, k, v, s) for k, v in pairs]
+    if kinds.get(name) is ast.Dict and meth == "setdefault" and len(args) == 2 and not kws and _simple(args[0]) \
+            and (isinstance(s, ast.Expr) or (len(s.targets) == 1 and isinstance(s.targets[0], ast.Name))):
+        tmp = exprs.ctx.namer.claim("default")
+        out = [ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], args[1]), s),
+               ast.copy_location(ast.If(ast.Compare(copy.deepcopy(args[0]), [ast.NotIn()], [ast.Name(name, ast.Load())]),
+                                        [_setitem(name, copy.deepcopy(args[0]), ast.Name(tmp, ast.Load()), s)], []), s)]
+        if isinstance(s, ast.Assign):
+            out.append(ast.copy_location(ast.Assign(s.targets, ast.Subscript(ast.Name(name, ast.Load()),
+                                                                             copy.deepcopy(args[0]), ast.Load())), s))
+        return [ast.fix_missing_locations(x) for x in out]
+    return None
+
+
+def _append(name, value, like):
+    call = ast.Call(ast.Attribute(ast.Name(name, ast.Load()), "append", ast.Load()), [value], [])
+    return ast.fix_missing_locations(ast.copy_location(ast.Expr(ast.copy_location(call, like)), like))
+
+
+def _setitem(name, key, value, like):
+    target = ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())
+    return ast.fix_missing_locations(ast.copy_location(ast.Assign([target], value), like))
+
+
+def order_(*keys, reverse=False):
+    """The permutation ``sorted`` applies to items with these keys (stable, as ``sorted`` is)."""
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+
+
+def max_index_(*keys):
+    """The index of the item ``max(items, key=...)`` returns: the first largest key."""
+    return max(range(len(keys)), key=keys.__getitem__)
+
+
+def min_index_(*keys):
+    """The index of the item ``min(items, key=...)`` returns: the first smallest key."""
+    return min(range(len(keys)), key=keys.__getitem__)
+
+
+nondifferentiable(order_, max_index_, min_index_)
+
+
+def raise_(exc):
+    """``raise exc`` as a call, so a ``raise`` in a branch is ordinary primal code."""
+    raise exc
+
+
+def _raise_call(s, ctx):
+    ref = ctx.ref(raise_, "raise_")
+    ctx.parsed.scope.closure.setdefault(ref.id, raise_)
+    return ast.copy_location(ast.Expr(ast.copy_location(ast.Call(ref, [s.exc], []), s)), s)
 
 
 def _read_later(rest, names):

@@ -153,8 +153,10 @@ def wrt_names(node, wrt, what="wrt"):
             raise TypeError(f"{what} must be parameter indices or names, not {w!r}")
         if isinstance(w, int):
             if not -len(positional) <= w < len(positional):
+                star = (f"; differentiating with respect to the items of `*{a.vararg.arg}` is not supported "
+                        f"yet: take them as one tuple parameter ({a.vararg.arg}) instead") if a.vararg else ""
                 raise ValueError(f"{what}={w}: {node.name}() has {len(positional)} positional "
-                                 f"parameter(s) ({', '.join(positional)})")
+                                 f"parameter(s) ({', '.join(positional)}){star}")
             w = positional[w]
         elif w not in every:
             raise ValueError(f"{what}={w!r}: {node.name}() has no parameter named {w!r} "
