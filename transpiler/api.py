@@ -114,10 +114,14 @@ class _Transformer:
     """Caches generated code for one function per (wrt, preserve_result)."""
 
     def __init__(self, fn):
-        self.fn = fn
+        self._fn = weakref.ref(fn)   # held weakly: _TRANSFORMERS is keyed by fn and must let it go
         self.cache = {}
         self.deferred = None
         self.signature = inspect.signature(fn)
+
+    @property
+    def fn(self):
+        return self._fn()
 
     def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=(), optimized=True):
         key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)

@@ -9,6 +9,7 @@ import ast
 import builtins
 import inspect
 import linecache
+import weakref
 import textwrap
 
 from ..core.errors import TranspileError, Unresolved
@@ -60,12 +61,16 @@ class Parsed:
     """A parsed function: its AST, where it came from, and its scope."""
 
     def __init__(self, fn, node, filename, lines):
-        self.fn = fn
+        self._fn = _weak(fn)        # the caches that hold a Parsed are keyed weakly by fn
         self.node = node
         self.filename = filename
         self.lines = lines          # file line number -> text (the function's own lines)
         self.scope = Scope(fn)
         self.name = node.name
+
+    @property
+    def fn(self):
+        return self._fn()
 
     def line(self, lineno):
         return self.lines.get(lineno) or linecache.getline(self.filename, lineno) or ""
@@ -87,6 +92,14 @@ class Parsed:
             raw = self.line(first)
             text = raw[node.col_offset:node.end_col_offset].strip() or text
         return " ".join(text.split())
+
+
+def _weak(obj):
+    """A weak reference to ``obj`` when it takes one, else a callable returning ``obj``."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
 
 
 def parse_function(fn):
