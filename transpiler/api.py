@@ -9,6 +9,7 @@ postpones it to the first call.
 import functools
 import inspect
 import types
+import warnings
 import weakref
 
 import numpy as np
@@ -17,11 +18,12 @@ from . import interop
 from .frontend import sugar
 from . import tangent_compat
 from .analysis.activity import analyze
+from .analysis.zeros import structural_zeros
 from .modes.callees import callee_sources
 from .backend.codegen import compile_function, free_names, module_source, to_source
 from .core.context import Context
 from .core.callables import plain_function, register_transformer, register_wrapper
-from .core.errors import TranspileError, Unresolved
+from .core.errors import TranspileError, Unresolved, ZeroGradientWarning
 from .core.ir import output_names
 from .modes.forward import forward
 from .frontend.normalize import normalize
@@ -64,6 +66,8 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     core = normalize(ctx)
     outputs = output_names(core)
     info = analyze(core, names, outputs, floats)
+    if not parsed.filename.startswith("<adjoin"):     # generated code read again: not the user's
+        _warn_zeros(fn, structural_zeros(core, info, names, outputs, parsed.filename, floats))
     import copy
     if mode == "forward":
         name = ctx.namer.claim(f"jvp_{parsed.name}")
@@ -81,6 +85,21 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     code = to_source(opt)
     function = sugar.guard(compile_function(opt, code, ctx), ctx)
     return Generated(ctx, stages, opt, code, function, seed, names, single, note)
+
+
+_WARNED = weakref.WeakKeyDictionary()     # fn -> messages already given (variants share them)
+
+
+def _warn_zeros(fn, zeros):
+    """Warn once per function and message, however many variants (floats, modes) are generated."""
+    try:
+        seen = _WARNED.setdefault(fn, set())
+    except TypeError:
+        seen = set()
+    for _, message in zeros:
+        if message not in seen:
+            seen.add(message)
+            warnings.warn(ZeroGradientWarning(message), stacklevel=4)
 
 
 def _check_wrt_value(fname, pname, value):
@@ -186,7 +205,7 @@ class _Transformer:
 
 def _restructured(gen, signature, args, kwargs, preserve_result, result):
     """Gradients with respect to a dict, list or tuple argument in that argument's structure."""
-    bound = signature.bind(*args, **{k: v for k, v in kwargs.items() if k != gen.seed_name})
+    bound = signature.bind(*args, **{k: v for k, v in kwargs.items() if k != getattr(gen, "seed_name", None)})
     likes = [bound.arguments.get(name) for name in gen.wrt]
     if not any(isinstance(like, (list, tuple, dict)) for like in likes):
         return result
@@ -465,7 +484,8 @@ def _split_vjp(t, wrt, args, kwargs):
     value, saved = pair.forward(*args, **kwargs)
 
     def pullback(cotangent=None):
-        return pair.backward(saved, cotangent)
+        grads = _restructured(pair, t.signature, args, kwargs, False, pair.backward(saved, cotangent))
+        return (grads,) if len(pair.wrt) == 1 and not pair.single else grads   # wrt=(0,), as grad
 
     return value, pullback
 

@@ -53,3 +53,134 @@ def test_generated_source_stays_while_the_function_lives():
     del f, g
     gc.collect()
     assert ref() is None and filename not in linecache.cache
+
+
+# --- gradients that are zero by structure warn once, naming the line that cuts the path --------
+import inspect  # noqa: E402
+import warnings  # noqa: E402
+
+import pytest  # noqa: E402
+
+from runtime import stop_gradient  # noqa: E402
+from transpiler import ZeroGradientWarning  # noqa: E402
+
+
+def z_int(x):
+    n = int(x)
+    return n * 2.0
+
+
+def z_floor(x):
+    y = np.floor(x)
+    return np.sum(y * 2.0)
+
+
+def z_round(x):
+    return round(x) * 2.0
+
+
+def z_condition(x, y):
+    if x > 0.5:
+        return y * 2.0
+    return y
+
+
+def z_stop_gradient(x):
+    return np.sum(stop_gradient(x) * 3.0)
+
+
+def z_unused(x, y):
+    return y * 2.0
+
+
+def _line(fn, text):
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, ln in enumerate(lines) if text in ln)
+
+
+@pytest.mark.parametrize("fn,arg,cut,what", [
+    (z_int, 1.7, "= int(x)", "`int()`"),
+    (z_floor, np.array([0.3, 1.4]), "np.floor", "`np.floor()`"),
+    (z_round, 1.3, "round(x) *", "`round()`"),
+    (z_condition, 1.0, "if x > 0.5", "a comparison (used as a condition)"),
+    (z_stop_gradient, np.array([0.5, 2.0]), "stop_gradient(x) *", "`stop_gradient()`"),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_zero_gradient_names_the_cut(fn, arg, cut, what):
+    args = (arg, 2.0) if fn is z_condition else (arg,)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = grad(fn)
+        for _ in range(3):                               # once, not per call
+            got = g(*args)
+        grad(fn, wrt=0)(*args)                           # nor per variant of the same function
+    zero = [w for w in caught if issubclass(w.category, ZeroGradientWarning)]
+    assert len(zero) == 1, [str(w.message) for w in caught]
+    msg = str(zero[0].message)
+    assert "`x`" in msg and what in msg and f"{__file__}:{_line(fn, cut)}" in msg, msg
+    assert_close(got, np.zeros_like(arg), what="a structural zero is still the gradient")
+
+
+def test_zero_gradient_for_an_unused_parameter():
+    with pytest.warns(ZeroGradientWarning, match="the parameter `x` is never used"):
+        assert grad(z_unused)(1.0, 2.0) == 0.0
+
+
+def test_no_warning_when_a_path_exists():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ZeroGradientWarning)
+        assert grad(z_condition, wrt=1)(1.0, 2.0) == 2.0
+        assert_close(grad(lambda_free_sum)(np.ones(2)), np.full(2, 2.0))
+
+
+def lambda_free_sum(x):
+    k = int(x[0])                  # cut, but x also reaches the result directly
+    return np.sum(x * 2.0) + k
+
+
+def test_zero_gradient_warning_is_a_user_warning_exported():
+    import transpiler
+    assert issubclass(transpiler.ZeroGradientWarning, UserWarning)
+    assert "ZeroGradientWarning" in transpiler.__all__
+
+
+# --- vjp's pullback gives gradients in the parameter's structure, as grad does ------------------
+def _dict_fn(p, x):
+    return np.sum(p["w"] * p["b"] * x) + p["c"] ** 2
+
+
+def _tuple_fn(t, x):
+    return t[0] * x + np.sin(t[1]) * x
+
+
+def _list_fn(ws, x):
+    return np.sum(ws[0] * x) * ws[1]
+
+
+P = {"w": np.array([0.5, -1.0]), "b": np.array([2.0, 0.3]), "c": 3.0}
+
+
+@pytest.mark.parametrize("fn,args", [(_dict_fn, (P, 1.5)), (_tuple_fn, ((2.0, 3.0), 1.5)),
+                                     (_list_fn, ([np.array([1.0, 2.0]), 0.7], 1.5))],
+                         ids=["dict", "tuple", "list"])
+@pytest.mark.parametrize("wrt", [0, (0,), (0, 1)], ids=["0", "(0,)", "(0,1)"])
+def test_vjp_pullback_has_the_structure_grad_has(fn, args, wrt):
+    from tests.fd import numeric_vjp
+    from transpiler import differentiate, vjp
+    want = grad(fn, wrt=wrt)(*args)
+    for got in (vjp(fn, *args, wrt=wrt)[1](1.0), differentiate(fn, wrt=wrt).vjp(*args)[1](1.0)):
+        assert type(got) is type(want), (got, want)
+        flat_got, flat_want = _leaves(got), _leaves(want)
+        assert [p for p, _ in flat_got] == [p for p, _ in flat_want], (got, want)
+        for (_, a), (_, b) in zip(flat_got, flat_want):
+            assert_close(a, b)
+    # and the structure's leaves are the true derivatives
+    x = args[1]
+    assert_close(_leaves(grad(fn, wrt=1)(*args))[0][1], numeric_vjp(lambda xx: fn(args[0], xx), (x,), 0, 1.0))
+
+
+def _leaves(tree, path=()):
+    if isinstance(tree, dict):
+        return [leaf for k in sorted(tree) for leaf in _leaves(tree[k], path + (k,))]
+    if isinstance(tree, (list, tuple)):
+        return [leaf for i, v in enumerate(tree) for leaf in _leaves(v, path + (i,))]
+    return [(path, tree)]
