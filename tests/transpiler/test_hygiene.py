@@ -184,3 +184,70 @@ def _leaves(tree, path=()):
     if isinstance(tree, (list, tuple)):
         return [leaf for i, v in enumerate(tree) for leaf in _leaves(v, path + (i,))]
     return [(path, tree)]
+
+
+# --- the README says only true things --------------------------------------------------------
+import pathlib  # noqa: E402
+import re  # noqa: E402
+
+README = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_hvp_source_claim_is_what_is_printed():
+    from transpiler import hvp
+    claim = re.search(r"`print\(hvp\(f\)\.source\)` shows `(def jvp_dfdx\([^`]*?)\): \.\.\.`", README)
+    assert claim, "README no longer states what hvp(f).source shows"
+    header = " ".join(claim.group(1).split()) + "):"
+
+    def f(x):
+        y = x
+        for i in range(4):
+            y = y * np.sin(y) + 0.5 * y
+        return y
+
+    assert header in hvp(f).source.splitlines(), (header, hvp(f).source)
+
+
+def _not_supported():
+    start = README.index("## Not supported yet")
+    end = README.find("\n## ", start + 5)
+    return " ".join(README[start:end if end > 0 else None].split())
+
+
+def test_readme_does_not_list_what_works():
+    text = _not_supported()
+    for works in ("`max`/`min` over generators;", "`raise` and handlers", "list methods other than",
+                  "a lambda passed directly as an argument"):
+        assert works not in text, works
+
+    def f(x):
+        return max(x, 0.3) * 2.0                   # listed as refused before; works now
+    assert grad(f)(1.0) == 2.0 and grad(f)(0.1) == 0.0
+
+
+def test_readme_lists_what_is_refused():
+    from transpiler import TranspileError
+
+    def insert(x):
+        a = [x]
+        a.insert(0, x * 2.0)
+        return a[0]
+
+    def lambda_to_user(x):
+        return _apply(lambda v: v * v, x)
+
+    def max_of_variable(x):
+        xs = [x, x * 2.0]
+        xs.append(x)
+        return max(xs)
+
+    text = _not_supported()
+    for phrase, fn in (("`.insert`/`.pop` on lists", insert), ("a lambda passed to a user function", lambda_to_user),
+                       ("`max`/`min` over a list held in a variable", max_of_variable)):
+        assert phrase in text, phrase
+        with pytest.raises(TranspileError):
+            grad(fn)(0.7)
+
+
+def _apply(fn, v):
+    return fn(v)
