@@ -1,6 +1,7 @@
 """adjoin's runtime: a TensorFlow-2-compatible eager tape.  ``import runtime as tf``.
 
-``tf.keras`` is imported on first use (module ``__getattr__``), so ``import runtime`` stays fast.
+``tf.keras``, ``tf.linalg``, ``tf.random``, ``tf.data``... are imported on first use (module
+``__getattr__``), so ``import runtime`` costs little more than ``import numpy``.
 """
 
 from . import errors, nest  # noqa: F401
@@ -33,12 +34,17 @@ from .custom_gradient import custom_gradient, recompute_grad  # noqa: F401
 from .module import Module, name_scope  # noqa: F401
 from .printing import print_ as print  # noqa: F401,A001
 from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
-from . import math, nn, linalg, random, autodiff  # noqa: F401
+from . import math, nn  # noqa: F401
 from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
 
 newaxis = None
 
-_LAZY = {"keras": "runtime.keras"}
+_LAZY = {name: f"runtime.{name}" for name in
+         ("keras", "linalg", "random", "autodiff", "debugging", "data")}
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def __getattr__(name):

@@ -451,13 +451,17 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=int64, name=None):
 
 def argmax(input, axis=None, output_type=int64, name=None):
     """Index of the largest value along ``axis`` (default 0, as in TF); int64."""
-    return _wrap(np.asarray(np.argmax(_np(input), axis=0 if axis is None else int(_np(axis))))
-                 .astype(as_dtype(output_type)._np)[()])
+    return _arg_reduce(np.argmax, input, axis, output_type)
 
 
 def argmin(input, axis=None, output_type=int64, name=None):
-    return _wrap(np.asarray(np.argmin(_np(input), axis=0 if axis is None else int(_np(axis))))
-                 .astype(as_dtype(output_type)._np)[()])
+    return _arg_reduce(np.argmin, input, axis, output_type)
+
+
+def _arg_reduce(fn, input, axis, output_type):
+    """argmax/argmin through ``apply``: no gradient, but explanations can see the op."""
+    r = apply(fn, (_t(input),), {"axis": 0 if axis is None else int(_np(axis))})
+    return cast(r, output_type)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -716,6 +720,8 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, name=None):
     a, b = _t(a), _t(b)
     if transpose_a or adjoint_a:
         a = _swap_last(a)
+    if b._value.ndim == 1:  # numpy's matmul of a matrix (stack) and a vector: one op
+        return _binary(np.matmul, a, b)
     return apply(np.squeeze, (_binary(np.matmul, a, apply(np.expand_dims, (b, -1))),), {"axis": -1})
 
 
