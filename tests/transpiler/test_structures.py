@@ -797,6 +797,16 @@ def extends_list(x):
     return sum(lst)
 
 
+def test_raise_in_a_branch_and_extend_of_a_local_list_work():
+    """Once refused; now a ``raise`` is primal code (it fires in the gradient call as in the
+    function) and ``.extend`` of a literal on a local list is a series of appends."""
+    x = np.array([0.5, 1.5])
+    check(raises, x, tape=False)
+    check(extends_list, x, tape=False)
+    with pytest.raises(ValueError, match="negative"):
+        differentiate(raises).grad(-x)
+
+
 def aliased_write(x):
     y = x * 1.0
     z = y
@@ -848,8 +858,6 @@ def row_then_inplace(x):
     (gen_yield, "generators (`yield`)", "return a value"),
     (writes_global, "`global`", "return the new value"),
     (uses_eval, "`eval`", "ordinary Python"),
-    (raises, "`raise`", "check inputs"),
-    (extends_list, "`lst.extend(...)` changes `lst` in place", ".append(v)"),
     (pops, "`lst.pop(...)`", ".append(v)"),
     (aliased_write, "shares its array", "copy"),
     (nested_write, "element of an element", "x[i, j]"),
