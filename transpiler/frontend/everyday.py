@@ -24,18 +24,19 @@ rewritten code is the derivative of the user's code:
 * ``raise e`` -> ``raise_(e)``: primal code; a branch that raises never reaches the gradient.
 
 Anything else is left as written (and refused later with a located ``TranspileError``).
+literals.py says what is known about locals bound to literals and rewrites statements on them;
+primal_helpers.py holds the plain functions the rewritten code calls.
 """
 
 import ast
 import builtins
 import copy
-import functools
 
 import numpy as np
 
-from runtime.rules.registry import nondifferentiable
-
+from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
 from .match import lower_match
+from .primal_helpers import max_index_, min_index_, order_, raise_
 
 __all__ = ["rewrite"]
 
@@ -45,33 +46,8 @@ def rewrite(body, ctx):
     exprs = _Exprs(ctx)
     body = [exprs.visit(s) for s in body]          # first literals, so the containers' kinds show
     node = ctx.parsed.node
-    exprs.kinds, exprs.fixed = _kinds(ast.FunctionDef(node.name, node.args, body, [], None))
+    exprs.kinds, exprs.fixed = kinds(ast.FunctionDef(node.name, node.args, body, [], None))
     return _statements(body, exprs)
-
-
-def _simple(node):
-    """A pure expression that evaluates to the same value when evaluated twice or not at all."""
-    if isinstance(node, (ast.Name, ast.Constant)):
-        return True
-    if isinstance(node, ast.Subscript):
-        return _simple(node.value) and _simple(node.slice)
-    if isinstance(node, ast.Attribute):
-        return _simple(node.value)
-    return False
-
-
-def _const_int(node):
-    """The int a slice bound stands for (None when absent), or False."""
-    if node is None:
-        return None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        v = _const_int(node.operand)
-        return -v if v not in (None, False) else False
-    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else False
-
-
-def _literal_seq(node):
-    return isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts)
 
 
 class _Exprs(ast.NodeTransformer):
@@ -80,7 +56,7 @@ class _Exprs(ast.NodeTransformer):
         node = ctx.parsed.node
         self.local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         self.local |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
-        self.partials = _partials(node, ctx.parsed.scope)
+        self.partials = partials(node, ctx.parsed.scope)
         self.kinds, self.fixed = {}, {}
 
     def _builtin(self, func, name):
@@ -107,7 +83,7 @@ class _Exprs(ast.NodeTransformer):
         for name, ufunc in (("max", "maximum"), ("min", "minimum")):
             if self._builtin(f, name) and plain and not node.keywords:
                 items = node.args if len(node.args) >= 2 else (
-                    node.args[0].elts if len(node.args) == 1 and _literal_seq(node.args[0]) else None)
+                    node.args[0].elts if len(node.args) == 1 and literal_seq(node.args[0]) else None)
                 if items:
                     out = items[0]
                     for item in items[1:]:
@@ -123,7 +99,7 @@ class _Exprs(ast.NodeTransformer):
                 return ast.copy_location(d, node)
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and self.kinds.get(f.value.id) is ast.Dict:
             d = f.value
-            if f.attr == "get" and plain and len(node.args) in (1, 2) and not node.keywords and _simple(node.args[0]):
+            if f.attr == "get" and plain and len(node.args) in (1, 2) and not node.keywords and simple(node.args[0]):
                 default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
                 return ast.copy_location(ast.IfExp(ast.Compare(node.args[0], [ast.In()], [copy.copy(d)]),
                                                    ast.Subscript(copy.copy(d), copy.deepcopy(node.args[0]), ast.Load()),
@@ -135,7 +111,7 @@ class _Exprs(ast.NodeTransformer):
                     [ast.comprehension(ast.Name(key, ast.Store()), ast.Call(ast.Attribute(
                         copy.copy(d), "keys", ast.Load()), [], []), [], 0)]), node)
         if self._builtin(f, "reversed") and len(node.args) == 1 and not node.keywords \
-                and _literal_seq(node.args[0]) and all(_simple(e) for e in node.args[0].elts):
+                and literal_seq(node.args[0]) and all(simple(e) for e in node.args[0].elts):
             return ast.copy_location(ast.List(node.args[0].elts[::-1], ast.Load()), node)
         if self._builtin(f, "map") and plain and len(node.args) >= 2 and not node.keywords:
             return ast.copy_location(self._comprehension(node.args[0], node.args[1:], None), node)
@@ -150,7 +126,7 @@ class _Exprs(ast.NodeTransformer):
                                               + node.keywords), node)
         for name, kind in (("list", ast.List), ("tuple", ast.Tuple)):
             if self._builtin(f, name) and plain and len(node.args) == 1 and not node.keywords \
-                    and _literal_seq(node.args[0]):
+                    and literal_seq(node.args[0]):
                 return ast.copy_location(kind(list(node.args[0].elts), ast.Load()), node)
         return node
 
@@ -167,7 +143,7 @@ class _Exprs(ast.NodeTransformer):
             picker = max_index_ if f.id == "max" else min_index_
         else:
             return None
-        if not (_literal_seq(items) and items.elts and all(_simple(e) for e in items.elts)):
+        if not (literal_seq(items) and items.elts and all(simple(e) for e in items.elts)):
             return None
         keys = [self._apply(kw["key"], [copy.deepcopy(e)]) if "key" in kw and not (
             isinstance(kw["key"], ast.Constant) and kw["key"].value is None) else copy.deepcopy(e) for e in items.elts]
@@ -212,10 +188,10 @@ class _Exprs(ast.NodeTransformer):
         if len(node.args) != 1 or node.keywords:
             return None
         a = node.args[0]
-        if _literal_seq(a) and all(_literal_seq(e) and len(e.elts) == 2 for e in a.elts):
+        if literal_seq(a) and all(literal_seq(e) and len(e.elts) == 2 for e in a.elts):
             return ast.Dict([e.elts[0] for e in a.elts], [e.elts[1] for e in a.elts])
         if isinstance(a, ast.Call) and self._builtin(a.func, "zip") and not a.keywords and len(a.args) == 2 \
-                and all(_literal_seq(x) for x in a.args) and len(a.args[0].elts) == len(a.args[1].elts):
+                and all(literal_seq(x) for x in a.args) and len(a.args[0].elts) == len(a.args[1].elts):
             return ast.Dict(list(a.args[0].elts), list(a.args[1].elts))
         return None
 
@@ -227,7 +203,7 @@ class _Exprs(ast.NodeTransformer):
                 n = len(self.fixed[a.value.id].elts)
                 args.extend(ast.Subscript(ast.Name(a.value.id, ast.Load()), ast.Constant(i), ast.Load())
                             for i in range(n))
-            elif isinstance(a, ast.Starred) and _literal_seq(a.value):
+            elif isinstance(a, ast.Starred) and literal_seq(a.value):
                 args.extend(a.value.elts)
             else:
                 args.append(a)
@@ -255,7 +231,7 @@ class _Exprs(ast.NodeTransformer):
         a, sl = node.value, node.slice
         if isinstance(node.ctx, ast.Load) and isinstance(sl, ast.Slice) and isinstance(a, ast.Name) \
                 and isinstance(self.fixed.get(a.id), ast.List):
-            bounds = [_const_int(b) for b in (sl.lower, sl.upper, sl.step)]
+            bounds = [const_int(b) for b in (sl.lower, sl.upper, sl.step)]
             if all(b is not False for b in bounds):
                 n = len(self.fixed[a.id].elts)
                 return ast.copy_location(ast.List([ast.Subscript(ast.Name(a.id, ast.Load()), ast.Constant(i), ast.Load())
@@ -265,10 +241,10 @@ class _Exprs(ast.NodeTransformer):
     def visit_BinOp(self, node):
         self.generic_visit(node)
         l, r = node.left, node.right
-        if isinstance(node.op, ast.Add) and type(l) is type(r) and _literal_seq(l) and _literal_seq(r):
+        if isinstance(node.op, ast.Add) and type(l) is type(r) and literal_seq(l) and literal_seq(r):
             return ast.copy_location(type(l)(l.elts + r.elts, ast.Load()), node)
-        if isinstance(node.op, ast.Mult) and _literal_seq(l) and isinstance(r, ast.Constant) \
-                and type(r.value) is int and all(_simple(e) for e in l.elts):
+        if isinstance(node.op, ast.Mult) and literal_seq(l) and isinstance(r, ast.Constant) \
+                and type(r.value) is int and all(simple(e) for e in l.elts):
             return ast.copy_location(type(l)([copy.deepcopy(e) for _ in range(max(r.value, 0)) for e in l.elts],
                                               ast.Load()), node)
         if isinstance(node.op, ast.BitOr) and isinstance(l, ast.Dict) and isinstance(r, ast.Dict):
@@ -276,7 +252,7 @@ class _Exprs(ast.NodeTransformer):
             if all(isinstance(k, ast.Constant) for k in keys):
                 merged = {}
                 for k, v in zip(keys, l.values + r.values):
-                    if k.value in merged and not _simple(merged[k.value][1]):
+                    if k.value in merged and not simple(merged[k.value][1]):
                         return node      # dropping it would skip its evaluation
                     merged[k.value] = (merged.get(k.value, (k, None))[0], v)
                 return ast.copy_location(ast.Dict([k for k, _ in merged.values()],
@@ -285,102 +261,6 @@ class _Exprs(ast.NodeTransformer):
 
 
 # --- statements: walrus, lambdas bound to names, del ---------------------------------------------
-def _kinds(fn):
-    """(``name -> ast.List/ast.Dict`` for locals only ever assigned list/dict literals or
-    comprehensions, ``name -> literal`` for those assigned once and then only read by subscript
-    or splatted: their length and keys are known)."""
-    values, other = {}, set()
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                if isinstance(t, ast.Name):
-                    values.setdefault(t.id, []).append(n.value)
-        for t in _stored(n):
-            other.add(t)
-    kinds = {}
-    for name, vals in values.items():
-        if name in other:
-            continue
-        if all(isinstance(v, (ast.List, ast.ListComp)) for v in vals):
-            kinds[name] = ast.List
-        elif all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
-            kinds[name] = ast.Dict
-    starred = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Starred)}
-    starred |= {id(k.value) for n in ast.walk(fn) if isinstance(n, ast.Call) for k in n.keywords if k.arg is None}
-    read = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)}
-    fixed = {}
-    for name, vals in values.items():
-        if name in other or len(vals) != 1:
-            continue
-        v = vals[0]
-        ok = _literal_seq(v) or (isinstance(v, ast.Dict) and all(
-            isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in v.keys))
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if ok and all(id(u) in starred or id(u) in read for u in uses) \
-                and not any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
-                            and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
-            fixed[name] = v
-    return kinds, fixed
-
-
-def _stored(n):
-    """Names bound by node ``n`` other than by plain ``=``."""
-    if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and _literal_seq(n.value) \
-            and isinstance(n.value, ast.List):
-        return []                            # a += [..] keeps a list a list
-    if isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
-        return [n.target.id]
-    if isinstance(n, (ast.For, ast.comprehension)):
-        return [t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)]
-    if isinstance(n, ast.NamedExpr):
-        return [n.target.id]
-    if isinstance(n, (ast.With,)):
-        return [t.id for i in n.items if i.optional_vars is not None for t in ast.walk(i.optional_vars)
-                if isinstance(t, ast.Name)]
-    if isinstance(n, ast.arguments):
-        return [a.arg for a in n.posonlyargs + n.args + n.kwonlyargs] + \
-            [a.arg for a in (n.vararg, n.kwarg) if a is not None]
-    if isinstance(n, (ast.Import, ast.ImportFrom)):
-        return [(a.asname or a.name).split(".")[0] for a in n.names]
-    if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
-        return [n.name]
-    if isinstance(n, ast.Assign):
-        return [t.id for tgt in n.targets if not isinstance(tgt, ast.Name) for t in ast.walk(tgt)
-                if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)]
-    return []
-
-
-def _partials(fn, scope):
-    """``name -> (callable, args, keywords)`` for ``name = functools.partial(g, ...)`` statements
-    whose name is only ever called and whose parts are names bound once (or constants)."""
-    stores = {}
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            stores[n.id] = stores.get(n.id, 0) + 1
-    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
-    out = {}
-    for s in fn.body:
-        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                and isinstance(s.value, ast.Call) and stores.get(s.targets[0].id) == 1):
-            continue
-        try:
-            is_partial = scope.evaluate(s.value.func) is functools.partial
-        except Exception:
-            continue
-        call, name = s.value, s.targets[0].id
-        parts = call.args + [k.value for k in call.keywords]
-        if not is_partial or not call.args or any(isinstance(a, ast.Starred) for a in call.args) \
-                or any(k.arg is None for k in call.keywords) or not all(_simple(p) for p in parts):
-            continue
-        if any(stores.get(n.id, 0) > 1 for p in parts for n in ast.walk(p) if isinstance(n, ast.Name)):
-            continue
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if all(id(u) in called for u in uses):
-            out[name] = (call.args[0], call.args[1:], call.keywords)
-            s._adjoin_partial = True
-    return out
-
-
 def _plain_lambda(fn, n):
     a = fn.args
     return (len(a.args) == n and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
@@ -413,7 +293,7 @@ def _statements(body, exprs):
         if isinstance(s, ast.Raise) and s.exc is not None and s.cause is None:
             s = _raise_call(s, exprs.ctx)
         s = _lambda_def(s, exprs)
-        expanded = _container_statement(s, exprs)
+        expanded = container_statement(s, exprs)
         if expanded is not None:
             out.extend(_statements(expanded, exprs))
             continue
@@ -434,77 +314,6 @@ def _rewrite_exprs(s, exprs):
         elif isinstance(value, list) and value and all(isinstance(v, ast.expr) for v in value):
             setattr(s, field, [exprs.visit(v) for v in value])
     return s
-
-
-def _container_statement(s, exprs):
-    """``a.extend([..])``/``a += [..]`` on a local list -> appends; ``d.update({..})``/``d.update(k=v)``
-    on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d`` (None: other)."""
-    kinds = exprs.kinds
-    if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name) \
-            and kinds.get(s.target.id) is ast.List and _literal_seq(s.value):
-        return [_append(s.target.id, e, s) for e in s.value.elts]
-    value = s.value if isinstance(s, (ast.Expr, ast.Assign)) else None
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-            and isinstance(value.func.value, ast.Name) and not any(isinstance(a, ast.Starred) for a in value.args)):
-        return None
-    name, meth, args, kws = value.func.value.id, value.func.attr, value.args, value.keywords
-    if isinstance(s, ast.Expr) and kinds.get(name) is ast.List and meth == "extend" and len(args) == 1 \
-            and not kws and _literal_seq(args[0]):
-        return [_append(name, e, s) for e in args[0].elts]
-    if isinstance(s, ast.Expr) and kinds.get(name) is ast.Dict and meth == "update":
-        pairs = []
-        if len(args) == 1 and isinstance(args[0], ast.Dict) and None not in args[0].keys:
-            pairs = list(zip(args[0].keys, args[0].values))
-        elif args:
-            return None
-        if any(k.arg is None for k in kws):
-            return None
-        pairs += [(ast.Constant(k.arg), k.value) for k in kws]
-        return [_setitem(name, k, v, s) for k, v in pairs]
-    if kinds.get(name) is ast.Dict and meth == "setdefault" and len(args) == 2 and not kws and _simple(args[0]) \
-            and (isinstance(s, ast.Expr) or (len(s.targets) == 1 and isinstance(s.targets[0], ast.Name))):
-        tmp = exprs.ctx.namer.claim("default")
-        out = [ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], args[1]), s),
-               ast.copy_location(ast.If(ast.Compare(copy.deepcopy(args[0]), [ast.NotIn()], [ast.Name(name, ast.Load())]),
-                                        [_setitem(name, copy.deepcopy(args[0]), ast.Name(tmp, ast.Load()), s)], []), s)]
-        if isinstance(s, ast.Assign):
-            out.append(ast.copy_location(ast.Assign(s.targets, ast.Subscript(ast.Name(name, ast.Load()),
-                                                                             copy.deepcopy(args[0]), ast.Load())), s))
-        return [ast.fix_missing_locations(x) for x in out]
-    return None
-
-
-def _append(name, value, like):
-    call = ast.Call(ast.Attribute(ast.Name(name, ast.Load()), "append", ast.Load()), [value], [])
-    return ast.fix_missing_locations(ast.copy_location(ast.Expr(ast.copy_location(call, like)), like))
-
-
-def _setitem(name, key, value, like):
-    target = ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())
-    return ast.fix_missing_locations(ast.copy_location(ast.Assign([target], value), like))
-
-
-def order_(*keys, reverse=False):
-    """The permutation ``sorted`` applies to items with these keys (stable, as ``sorted`` is)."""
-    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
-
-
-def max_index_(*keys):
-    """The index of the item ``max(items, key=...)`` returns: the first largest key."""
-    return max(range(len(keys)), key=keys.__getitem__)
-
-
-def min_index_(*keys):
-    """The index of the item ``min(items, key=...)`` returns: the first smallest key."""
-    return min(range(len(keys)), key=keys.__getitem__)
-
-
-nondifferentiable(order_, max_index_, min_index_)
-
-
-def raise_(exc):
-    """``raise exc`` as a call, so a ``raise`` in a branch is ordinary primal code."""
-    raise exc
 
 
 def _raise_call(s, ctx):
