@@ -517,6 +517,19 @@ def cl_dataclass(x):
     return p.prod() + p.a
 
 
+def cl_dataclass_fields(x):
+    p = Pair(x[0], b=x[1] * 2.0)
+    return p.a * p.b + p.a
+
+
+def cl_namedtuple_in_loop(x):
+    s = 0.0
+    for i in range(3):
+        p = Point(x[i], x[i + 1])
+        s = s + p.x * p.y
+    return s
+
+
 def cl_namedtuple(x):
     p = Point(x[0], x[1])
     return p.x * p.y + p[0]
@@ -709,6 +722,8 @@ CASES = [
     (di_comprehension_items, (V,), 0), (tu_concat, (V,), 0), (tu_mul, (V,), 0), (tu_unpack_star, (V,), 0),
     (cl_staticmethod, (V,), 0), (st_walrus, (V,), 0), (st_walrus_expr, (V,), 0), (st_del, (V,), 0), (st_assert, (V,), 0),
     (st_try_else_finally, (V,), 0), (st_raise_not_taken, (V,), 0), (st_raise_in_else_not_taken, (V,), 0),
+    (cl_namedtuple, (V,), 0), (cl_namedtuple_replace, (V,), 0), (cl_namedtuple_unpack, (V,), 0),
+    (cl_dataclass_fields, (V,), 0), (cl_namedtuple_in_loop, (V,), 0),
     (mix_max_in_loop, (V,), 0), (mix_min_arrays_elementwise, (V, W), (0, 1)), (mix_map_over_rows, (M,), 0),
     (mix_dict_kwargs_splat, (V,), 0),
     (mix_walrus_in_comprehension_free, (V,), 0), (mix_walrus_chain, (V,), 0), (mix_partial_in_loop, (V,), 0),
@@ -721,8 +736,7 @@ CASES = [
 # Not supported yet: each is refused with a TranspileError located at its own line (never an
 # internal error, never a number).
 REFUSED = [lam_module, lam_higher_order, lam_factory, lam_nonlocal, li_insert, li_pop, di_pop, cl_init, cl_property,
-           cl_classmethod, cl_inherit_super, cl_attr_write, cl_dataclass, cl_namedtuple, cl_namedtuple_replace,
-           cl_namedtuple_unpack, mix_filter_then_max]
+           cl_classmethod, cl_inherit_super, cl_attr_write, cl_dataclass, mix_filter_then_max]
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=[f.__name__ for f in REFUSED])

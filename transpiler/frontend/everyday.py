@@ -24,6 +24,7 @@ rewritten code is the derivative of the user's code:
 * ``raise e`` -> ``raise_(e)``: primal code; a branch that raises never reaches the gradient.
 
 Anything else is left as written (and refused later with a located ``TranspileError``).
+records.py writes namedtuples and dataclasses used only as records as tuples;
 literals.py says what is known about locals bound to literals and rewrites statements on them;
 primal_helpers.py holds the plain functions the rewritten code calls.
 """
@@ -37,6 +38,7 @@ import numpy as np
 from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
 from .match import lower_match
 from .primal_helpers import max_index_, min_index_, order_, raise_
+from .records import rewrite_records
 
 __all__ = ["rewrite"]
 
@@ -44,6 +46,7 @@ __all__ = ["rewrite"]
 def rewrite(body, ctx):
     """``body`` (a list of statements) with the rewrites above applied."""
     exprs = _Exprs(ctx)
+    body = rewrite_records(body, ctx.parsed.scope)
     body = [exprs.visit(s) for s in body]          # first literals, so the containers' kinds show
     node = ctx.parsed.node
     exprs.kinds, exprs.fixed = kinds(ast.FunctionDef(node.name, node.args, body, [], None))
