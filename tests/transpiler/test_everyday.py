@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.transpiler.checks import check
-from transpiler import TranspileError, grad
+from transpiler import TranspileError, differentiate, grad
 
 rng = np.random.default_rng(2026)
 V = rng.normal(size=4)
@@ -759,3 +759,39 @@ def test_star_parameter_is_refused_with_what_to_do():
 @pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
 def test_reverse(fn, args, wrt):
     check(fn, *args, wrt=wrt, tape=False)   # finite differences; the tape cannot run list sorts etc.
+
+
+def walrus_read_before(x):
+    y = x[0]
+    z = _three(y, (y := x[1] * 2.0), y)          # the first y is the old value: not hoisted
+    return z
+
+
+def walrus_in_and(x):
+    if x[0] > -100.0 and (y := x[1] * 3.0) > -100.0:
+        return y * x[2]
+    return x[3]
+
+
+@pytest.mark.parametrize("fn", [walrus_read_before, walrus_in_and], ids=lambda f: f.__name__)
+def test_walrus_that_cannot_move_is_refused_at_its_line(fn):
+    with pytest.raises(TranspileError, match=":=") as info:
+        grad(fn)(V)
+    assert info.value.filename == __file__ and "y :=" in info.value.text
+
+
+def test_raise_fires_in_the_gradient_call_as_in_the_function():
+    big = np.zeros(11)
+    for call in (st_raise_not_taken, grad(st_raise_not_taken),
+                 lambda a: differentiate(st_raise_not_taken, mode="forward").jvp((a,), (a,))):
+        with pytest.raises(ValueError, match="too long"):
+            call(big)
+
+
+def test_partial_rebound_or_passed_on_is_not_rewritten():
+    def f(x):
+        g = functools.partial(_weighted, w=2.0)
+        g = functools.partial(_weighted, w=3.0)      # bound twice: left as written (refused)
+        return g(x[0], x[1])
+    with pytest.raises(TypeError, match="cannot differentiate through functools.partial"):
+        grad(f)(V)
