@@ -722,6 +722,7 @@ CASES = [
     (di_comprehension_items, (V,), 0), (tu_concat, (V,), 0), (tu_mul, (V,), 0), (tu_unpack_star, (V,), 0),
     (cl_staticmethod, (V,), 0), (st_walrus, (V,), 0), (st_walrus_expr, (V,), 0), (st_del, (V,), 0), (st_assert, (V,), 0),
     (st_try_else_finally, (V,), 0), (st_raise_not_taken, (V,), 0), (st_raise_in_else_not_taken, (V,), 0),
+    (lam_module, (V,), 0), (lam_factory, (V,), 0),
     (cl_namedtuple, (V,), 0), (cl_namedtuple_replace, (V,), 0), (cl_namedtuple_unpack, (V,), 0),
     (cl_dataclass_fields, (V,), 0), (cl_namedtuple_in_loop, (V,), 0),
     (mix_max_in_loop, (V,), 0), (mix_min_arrays_elementwise, (V, W), (0, 1)), (mix_map_over_rows, (M,), 0),
@@ -735,7 +736,7 @@ CASES = [
 
 # Not supported yet: each is refused with a TranspileError located at its own line (never an
 # internal error, never a number).
-REFUSED = [lam_module, lam_higher_order, lam_factory, lam_nonlocal, li_insert, li_pop, di_pop, cl_init, cl_property,
+REFUSED = [lam_higher_order, lam_nonlocal, li_insert, li_pop, di_pop, cl_init, cl_property,
            cl_classmethod, cl_inherit_super, cl_attr_write, cl_dataclass, mix_filter_then_max]
 
 
@@ -795,3 +796,19 @@ def test_partial_rebound_or_passed_on_is_not_rewritten():
         return g(x[0], x[1])
     with pytest.raises(TypeError, match="cannot differentiate through functools.partial"):
         grad(f)(V)
+
+
+CUBE = lambda v: np.sum(v ** 3)  # noqa: E731
+TWO = (lambda v: v * 2.0, lambda v: v * 3.0)
+
+
+def test_a_lambda_is_differentiated_directly():
+    from tests.fd import numeric_grad
+    assert np.allclose(grad(CUBE)(V), numeric_grad(CUBE, V))
+    assert "def dlambda_dv(" in grad(CUBE).source
+
+
+def test_two_lambdas_with_the_same_parameters_on_one_line_are_refused():
+    with pytest.raises(TranspileError, match="only lambda with its parameters") as info:
+        grad(TWO[0])(0.5)
+    assert info.value.filename == __file__

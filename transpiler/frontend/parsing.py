@@ -102,6 +102,25 @@ def _weak(obj):
         return lambda: obj
 
 
+def _lambda_as_def(module, fn):
+    """``lambda v: e`` as ``def lambda_(v): return e`` when it is the only lambda with these
+    parameters in the lines ``inspect`` gives for it; else None."""
+    code = fn.__code__
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
+             and [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params
+             and (n.args.vararg is None) == (not code.co_flags & inspect.CO_VARARGS)
+             and (n.args.kwarg is None) == (not code.co_flags & inspect.CO_VARKEYWORDS)]
+    if len(found) != 1:
+        return None
+    lam = found[0]
+    ret = ast.copy_location(ast.Return(lam.body), lam.body)
+    node = ast.copy_location(ast.FunctionDef("lambda_", lam.args, [ret], [], None), lam)
+    if "type_params" in ast.FunctionDef._fields:
+        node.type_params = []
+    return ast.fix_missing_locations(node)
+
+
 def parse_function(fn):
     """Read ``fn``'s source (files, IPython cells via linecache, nested functions, methods)."""
     specialise = getattr(fn, "_adjoin_specialise", None)    # calls.Specialised: *args bound
@@ -132,10 +151,13 @@ def parse_function(fn):
                              None, "lambdas and functions defined on one line with other code "
                              "are not supported; use a def statement") from None
     node = next((n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if fn.__name__ == "<lambda>":
+        node = _lambda_as_def(module, fn)
     if node is None:
         raise TranspileError(f"{fn.__qualname__} is not defined by a def statement", filename, first,
                              indent, lines[0] if lines else None,
-                             "write the function with def (lambdas are not supported yet)")
+                             "write the function with def (a lambda is read when it is the only "
+                             "lambda with its parameters on its lines)")
     ast.increment_lineno(module, first - 1)
     if indent:
         for n in ast.walk(module):
