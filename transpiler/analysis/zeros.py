@@ -14,13 +14,14 @@ __all__ = ["structural_zeros"]
 _CMP = set(CMPOPS.values())
 
 
-def structural_zeros(core, info, names, outputs, filename, floats=()):
-    """``[(parameter, message)]`` for each of ``names`` whose gradient is zero by structure."""
+def structural_zeros(core, info, names, outputs, filename, *facts):
+    """``[(parameter, message)]`` for each of ``names`` whose gradient is zero by structure
+    (``facts``: what ``analyze`` was given after the outputs)."""
     out = []
     for name in names:
         if name in info.useful:
             continue
-        own = analyze(core, [name], outputs, floats)       # this parameter's own activity
+        own = analyze(core, [name], outputs, *facts)       # this parameter's own activity
         cut = _first_cut(core, own)
         if cut is not None:
             line, why = cut
