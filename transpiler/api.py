@@ -29,7 +29,7 @@ from .core.ir import output_names
 from .modes.forward import forward
 from .frontend.normalize import normalize
 from .backend.optimize import optimize
-from .frontend.parsing import parse_function, wrt_names
+from .frontend.parsing import parse_function, weakly, wrt_names
 from .modes.reverse import reverse
 from .modes import floats as _floats
 from .core.astutil import copy_ast
@@ -103,7 +103,8 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
             specialised = _floats.to_math(rev, ctx, nums, resolver(ctx))
     stages = Stages(parsed=parsed.node, normalized=core)
     if optimized:      # optimize rewrites in place: the stage before it is regenerated if asked for
-        stages[mode] = Later(lambda: transform(fn, wrt, preserve_result, note, mode, floats, False).node)
+        again = weakly(fn)       # the stage must not keep fn alive (generated code lives as long as fn)
+        stages[mode] = Later(lambda: transform(again(), wrt, preserve_result, note, mode, floats, False).node)
     else:
         stages[mode] = copy_ast(rev)
     opt = optimize(rev, ctx) if optimized else rev

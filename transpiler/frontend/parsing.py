@@ -15,7 +15,7 @@ import textwrap
 from ..core.errors import TranspileError, Unresolved
 from ..core.ir import MISSING
 
-__all__ = ["Parsed", "Scope", "parse_function", "wrt_names", "MISSING"]
+__all__ = ["Parsed", "Scope", "parse_function", "weakly", "wrt_names", "MISSING"]
 
 
 class Scope:
@@ -61,7 +61,7 @@ class Parsed:
     """A parsed function: its AST, where it came from, and its scope."""
 
     def __init__(self, fn, node, filename, lines):
-        self._fn = _weak(fn)        # the caches that hold a Parsed are keyed weakly by fn
+        self._fn = weakly(fn)        # the caches that hold a Parsed are keyed weakly by fn
         self.node = node
         self.filename = filename
         self.lines = lines          # file line number -> text (the function's own lines)
@@ -94,7 +94,7 @@ class Parsed:
         return " ".join(text.split())
 
 
-def _weak(obj):
+def weakly(obj):
     """A weak reference to ``obj`` when it takes one, else a callable returning ``obj``."""
     try:
         return weakref.ref(obj)
