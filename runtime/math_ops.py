@@ -25,7 +25,7 @@ from .tensor import (
     Tensor, TensorShape, Variable, _TensorBase, _binary, _rbinary, _wrap, apply, as_dtype,
     constant, float32, int32, int64,
 )
-from .tensor import convert_to_tensor as _convert_to_tensor
+from .tensor import convert_to_tensor as _convert_to_tensor, flush_subnormals as _flush_subnormals
 
 _builtin_range = builtins.range
 _builtin_abs = builtins.abs
@@ -559,13 +559,7 @@ def _flush_denormals(impl):
     0 (``tf.sigmoid(-100.0)`` is 0, not numpy's 3.8e-44) and their gradients do too.
     """
     def flushed(*args, **kwargs):
-        out = impl(*args, **kwargs)
-        if getattr(out, "dtype", None) is not None and out.dtype.kind == "f":
-            tiny = np.finfo(out.dtype).tiny
-            small = np.abs(out) < tiny
-            if small.any():
-                out = np.where(small, out * 0, out)[()]
-        return out
+        return _flush_subnormals(impl(*args, **kwargs))
     flushed.__wrapped__ = impl
     return flushed
 

@@ -293,6 +293,16 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     return constant(value, dtype=dtype)
 
 
+def flush_subnormals(value):
+    """``value`` with subnormal floats replaced by (signed) zero, as TF's CPU kernels give them:
+    TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44)."""
+    if getattr(value, "dtype", None) is not None and value.dtype.kind == "f":
+        small = np.abs(value) < np.finfo(value.dtype).tiny
+        if small.any():
+            return np.where(small, value * 0, value)[()]
+    return value
+
+
 def _wrap(value):
     t = Tensor.__new__(Tensor)
     t._value = value
@@ -409,11 +419,12 @@ def _binary(fn, x, y):
     if ty is Tensor or ty is Variable or isinstance(y, _TensorBase):
         xd, yd = x._value.dtype, y._value.dtype
         if xd != yd:
-            raise errors.InvalidArgumentError(
-                f"cannot compute {_OP_NAMES.get(fn, registry._name_of(fn))} as input #1(zero-based) "
-                f"was expected to be a {as_dtype(xd).name} tensor but is a {as_dtype(yd).name} tensor: "
-                f"TF does not convert dtypes implicitly; cast one with tf.cast(y, tf.{as_dtype(xd).name})"
-            )
+            op, xn, yn = _OP_NAMES.get(fn, registry._name_of(fn)), as_dtype(xd).name, as_dtype(yd).name
+            e = errors.InvalidArgumentError(
+                f"cannot compute {op} as input #1(zero-based) was expected to be a {xn} tensor but is a "
+                f"{yn} tensor: TF does not convert dtypes implicitly; cast one with tf.cast(y, tf.{xn})")
+            e.graph_message = f"Input 'y' of '{op}' Op has type {yn} that does not match type {xn} of argument 'x'."
+            raise e  # what a traced function raises instead: errors.call_traced
         return apply(fn, (x, y))
     return apply(fn, (x, _coerce(y, x)))
 
