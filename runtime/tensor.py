@@ -778,6 +778,59 @@ class Variable(_TensorBase):
         self._same_dtype(delta, "assign_sub")
         return self.assign(self._value - _to_numpy(delta, self._value.dtype), read_value=read_value)
 
+    def _scatter(self, sparse_delta, ufunc, method):
+        """Apply ``sparse_delta`` (an ``IndexedSlices``) row-wise with ``ufunc`` (None: replace)."""
+        if type(sparse_delta).__name__ != "IndexedSlices":
+            raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: "
+                            f"{sparse_delta}")
+        self._same_dtype(sparse_delta.values, method)
+        indices = np.asarray(_to_numpy(sparse_delta.indices))
+        updates = np.asarray(_to_numpy(sparse_delta.values, self._value.dtype))
+        new = np.array(self._value, copy=True)
+        if ufunc is None:
+            new[indices] = updates
+        else:
+            ufunc.at(new, indices, updates)
+        return self.assign(new)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, None, "scatter_update")
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.add, "scatter_add")
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.subtract, "scatter_sub")
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.multiply, "scatter_mul")
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.maximum, "scatter_max")
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.minimum, "scatter_min")
+
+    def _scatter_nd(self, indices, updates, ufunc):
+        idx = np.asarray(_to_numpy(indices))
+        where = tuple(np.moveaxis(idx, -1, 0))
+        new = np.array(self._value, copy=True)
+        values = np.asarray(_to_numpy(updates, self._value.dtype))
+        if ufunc is None:
+            new[where] = values
+        else:
+            ufunc.at(new, where, values)
+        return self.assign(new)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return self._scatter_nd(indices, updates, None)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return self._scatter_nd(indices, updates, np.add)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return self._scatter_nd(indices, updates, np.subtract)
+
     def __repr__(self):
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value)}>")
