@@ -299,7 +299,7 @@ def flush_subnormals(value):
     if getattr(value, "dtype", None) is not None and value.dtype.kind == "f":
         small = np.abs(value) < np.finfo(value.dtype).tiny
         if small.any():
-            return np.where(small, value * 0, value)[()]
+            return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
     return value
 
 
