@@ -157,8 +157,19 @@ def linspace(start, stop, num, name=None, axis=0):
     """``tf.linspace``: the dtype of float arguments; integer ones give float64, as in TF."""
     s, e = _t(start), _t(stop)
     dt = s._value.dtype if s._value.dtype.kind == "f" else np.dtype(np.float64)
-    out = np.linspace(s._value, e._value, int(_np(num)), axis=axis).astype(dt)
-    return _wrap(out)
+    n = int(_np(num))
+    out = np.linspace(s._value, e._value, n, axis=axis).astype(dt)
+    if dt.kind != "f" or s._value.dtype != dt or e._value.dtype != dt or np.ndim(out) != 1:
+        return _wrap(out)
+    from .custom_gradient import custom_gradient  # TF's linspace is differentiable in start and stop
+
+    @custom_gradient
+    def _linspace(start, stop):
+        def grad(g):
+            t = np.linspace(0.0, 1.0, n).astype(dt)
+            return reduce_sum(g * (1.0 - t)), reduce_sum(g * t)
+        return _wrap(out), grad
+    return _linspace(s, e)
 
 
 def identity(input, name=None):
