@@ -40,7 +40,7 @@ from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the tr
 newaxis = None
 
 _LAZY = {name: f"runtime.{name}" for name in
-         ("keras", "linalg", "random", "autodiff", "debugging", "data")}
+         ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data")}
 
 
 def __dir__():

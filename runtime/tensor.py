@@ -488,6 +488,9 @@ class _TensorBase:
     def __array_function__(self, func, types, args, kwargs):
         if func in _METADATA:
             return func(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        composite = registry.COMPOSITES.get(func)
+        if composite is not None:  # several results (np.linalg.eigh, svd, ...): see registry
+            return composite(*args, **kwargs)
         return apply(func, args, kwargs)
 
     # properties
