@@ -12,6 +12,7 @@ import ast
 import builtins
 import inspect
 import linecache
+import weakref
 import re
 import sys
 import textwrap
@@ -119,7 +120,14 @@ def compile_function(fn_node, source, ctx):
     linecache.cache[filename] = (len(wrapped), None, wrapped.splitlines(True), filename)
     namespace = {}
     exec(compile(wrapped, filename, "exec"), ctx.parsed.fn.__globals__, namespace)
-    return namespace["__adjoin_bind__"](*[extra[n] for n in names])
+    fn = namespace["__adjoin_bind__"](*[extra[n] for n in names])
+    forget_source_with(fn, filename)
+    return fn
+
+
+def forget_source_with(fn, filename):
+    """Keep ``filename``'s lines in linecache (tracebacks, inspect) exactly as long as ``fn`` lives."""
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
 
 
 def _import_line(name, obj):
