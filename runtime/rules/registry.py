@@ -163,10 +163,43 @@ def _name_of(fn):
     mod = getattr(fn, "__module__", None) or ""
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
     if mod.startswith("numpy") or type(fn).__name__ == "ufunc":
-        return "np." + getattr(fn, "__name__", name)
+        sub = next((s for s in _NUMPY_SUBMODULES if mod == "numpy." + s or mod.startswith(f"numpy.{s}.")), None)
+        return ("np." if sub is None else f"np.{sub}.") + getattr(fn, "__name__", name)
     if mod in ("math", "operator", "builtins"):
         return f"{mod}.{name}"
     return name
+
+
+_NUMPY_SUBMODULES = ("linalg", "fft", "random", "polynomial", "ma", "emath")
+
+name_of = _name_of
+
+# Where the rules of a numpy function's family live, by the (private) numpy module defining it.
+_FAMILY_FILES = (
+    ("numpy.linalg", "linalg.py"), ("numpy.fft", "fft.py"), ("numpy._core.fromnumeric", "reductions.py"),
+    ("numpy.lib._nanfunctions", "nanreductions.py"), ("numpy.lib._function_base", "statistics.py"),
+    ("numpy.lib._shape_base", "arrange.py"), ("numpy.lib._twodim_base", "arrange.py"),
+    ("numpy.lib._stride_tricks", "shape.py"), ("numpy._core.shape_base", "joining.py"),
+    ("numpy._core.numeric", "products.py"), ("numpy._core.multiarray", "shape.py"),
+    ("numpy.lib._arraypad", "arrange.py"), ("numpy._core.function_base", "arrange.py"),
+    ("math", "pymath.py"), ("builtins", "pyspecial.py"), ("_operator", "arithmetic.py"),
+)
+
+
+def family_file(fn):
+    """The file (relative to the project) where rules for ``fn``'s family live, when one exists."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    if type(fn).__name__ == "ufunc":
+        found = "elementwise.py"
+    else:
+        mod = getattr(fn, "__module__", None) or ""
+        impl = getattr(getattr(fn, "__wrapped__", None), "__module__", None) or mod
+        found = next((f for prefix, f in _FAMILY_FILES if impl.startswith(prefix) or mod.startswith(prefix)), None)
+    if found is None or not os.path.exists(os.path.join(here, found)):
+        return None
+    return "runtime/rules/" + found
 
 
 # --- primitives defined by this package -------------------------------------------------
