@@ -169,6 +169,14 @@ def _atleast(func):
     return run
 
 
+def _unstack(args, kwargs):
+    bound = inspect.signature(np.unstack).bind(*args, **kwargs)
+    bound.apply_defaults()
+    x, axis = bound.arguments["x"], bound.arguments["axis"]
+    lead = (slice(None),) * (axis % x.ndim)
+    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
+
+
 def _where(args, kwargs):
     if len(args) + len(kwargs) != 1:
         return NotImplemented
@@ -187,6 +195,8 @@ REWRITES = {
     np.atleast_3d: _atleast(np.atleast_3d),
     np.where: _where,
 }
+if hasattr(np, "unstack"):
+    REWRITES[np.unstack] = _unstack
 
 
 # --- the protocols ---------------------------------------------------------------------------------

@@ -19,6 +19,11 @@ from . import arrange  # noqa: F401
 from . import joining  # noqa: F401
 from . import products  # noqa: F401
 from . import sorting  # noqa: F401
+from . import selecting  # noqa: F401
+from . import polynomials  # noqa: F401
+from . import arrayapi  # noqa: F401
+from . import emath  # noqa: F401
+from . import calculus  # noqa: F401
 from . import pymath  # noqa: F401
 from . import pyspecial  # noqa: F401
 from . import nondiff  # noqa: F401

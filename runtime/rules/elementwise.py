@@ -286,3 +286,15 @@ def float_power_jvp_y(t, ans, x, y):
 
 
 define(np.float_power, vjp=(float_power_vjp_x, float_power_vjp_y), jvp=(float_power_jvp_x, float_power_jvp_y))
+
+
+# ldexp(x, i) = x * 2**i (i is an integer: no gradient)
+def ldexp_vjp(g, ans, x1, x2):
+    return unbroadcast(g * np.exp2(x2), x1)
+
+
+def ldexp_jvp(t, ans, x1, x2):
+    return broadcast_like(t * np.exp2(x2), ans)
+
+
+define(np.ldexp, vjp=(ldexp_vjp, None), jvp=(ldexp_jvp, None))

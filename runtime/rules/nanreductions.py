@@ -117,3 +117,94 @@ def nancumsum_jvp(t, ans, a, axis=None, dtype=None, out=None):
 
 
 define(np.nancumsum, vjp=(nancumsum_vjp,), jvp=(nancumsum_jvp,))
+
+
+# nancumprod: NaNs count as 1 (cumprod's rule on the cleaned input, nothing to the NaNs)
+def nancumprod_vjp(g, ans, a, axis=None, dtype=None, out=None):
+    from .statistics import cumprod_vjp
+    return np.where(np.isnan(a), 0.0, cumprod_vjp(g, ans, np.where(np.isnan(a), 1.0, a), axis))
+
+
+def nancumprod_jvp(t, ans, a, axis=None, dtype=None, out=None):
+    from .statistics import cumprod_jvp
+    return cumprod_jvp(np.where(np.isnan(a), 0.0, t), ans, np.where(np.isnan(a), 1.0, a), axis)
+
+
+define(np.nancumprod, vjp=(nancumprod_vjp,), jvp=(nancumprod_jvp,))
+
+
+# --- nanmedian, nanquantile, nanpercentile (linear interpolation among each slice's non-NaNs) ----------
+
+def nan_quantile_weights(q, x, ax, method="linear"):
+    """Weights (q.shape + x.shape) combining each slice's sorted non-NaN values into its quantiles."""
+    if method != "linear":
+        raise NotImplementedError(f"quantile/percentile derivatives exist for method='linear' only, not {method!r}")
+    q = np.asarray(q, dtype=np.float64)
+    count = np.sum(np.logical_not(np.isnan(x)), axis=ax, keepdims=True)
+    qb = np.reshape(q, q.shape + (1,) * np.ndim(x))
+    pos = qb * (count - 1)
+    lo = np.floor(pos)
+    hi = np.minimum(lo + 1, count - 1)
+    frac = pos - lo
+    shape = [1] * np.ndim(x)
+    shape[ax] = shape_of(x)[ax]
+    j = np.reshape(np.arange(shape[ax]), shape)
+    return np.where(j == lo, 1.0 - frac, 0.0) + np.where(j == hi, frac, 0.0)
+
+
+def nan_quantile_cotangent(g, a, q, axis, method="linear"):
+    x = np.ravel(a) if axis is None else a
+    ax = 0 if axis is None else axis % np.ndim(a)
+    w = nan_quantile_weights(q, x, ax, method)
+    nq = np.ndim(q)
+    rest = shape_of(x)[:ax] + shape_of(x)[ax + 1:]
+    g = np.expand_dims(np.reshape(g, np.shape(q) + rest), nq + ax)
+    sorted_g = np.sum(w * g, axis=tuple(range(nq)))
+    order = np.argsort(x, axis=ax)
+    return np.reshape(np.take_along_axis(sorted_g, np.argsort(order, axis=ax), axis=ax), shape_of(a))
+
+
+def nan_quantile_tangent(t, ans, a, q, axis, method="linear"):
+    x = np.ravel(a) if axis is None else a
+    tx = np.ravel(t) if axis is None else t
+    ax = 0 if axis is None else axis % np.ndim(a)
+    w = nan_quantile_weights(q, x, ax, method)
+    sorted_t = np.take_along_axis(np.where(np.isnan(x), 0.0, tx), np.argsort(x, axis=ax), axis=ax)
+    return np.reshape(np.sum(w * sorted_t, axis=np.ndim(q) + ax), shape_of(ans))
+
+
+def nanmedian_vjp(g, ans, a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return nan_quantile_cotangent(g, a, 0.5, axis)
+
+
+def nanmedian_jvp(t, ans, a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return nan_quantile_tangent(t, ans, a, 0.5, axis)
+
+
+define(np.nanmedian, vjp=(nanmedian_vjp,), jvp=(nanmedian_jvp,))
+
+
+def nanquantile_vjp(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                    keepdims=False, weights=None, interpolation=None):
+    return nan_quantile_cotangent(g, a, q, axis, method)
+
+
+def nanquantile_jvp(t, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                    keepdims=False, weights=None, interpolation=None):
+    return nan_quantile_tangent(t, ans, a, q, axis, method)
+
+
+define(np.nanquantile, vjp=(nanquantile_vjp, None), jvp=(nanquantile_jvp, None))
+
+
+def nanpercentile_vjp(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                      keepdims=False, weights=None, interpolation=None):
+    return nan_quantile_cotangent(g, a, np.asarray(q) / 100.0, axis, method)
+
+
+def nanpercentile_jvp(t, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                      keepdims=False, weights=None, interpolation=None):
+    return nan_quantile_tangent(t, ans, a, np.asarray(q) / 100.0, axis, method)
+
+
+define(np.nanpercentile, vjp=(nanpercentile_vjp, None), jvp=(nanpercentile_jvp, None))

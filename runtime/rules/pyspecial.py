@@ -332,3 +332,50 @@ EXTREMUM_VJPS = (max_vjp_0, max_vjp_1, max_vjp_2, max_vjp_3)
 EXTREMUM_JVPS = (extremum_jvp_0, extremum_jvp_1, extremum_jvp_2, extremum_jvp_3)
 define(builtins.max, vjp=EXTREMUM_VJPS, jvp=EXTREMUM_JVPS)
 define(builtins.min, vjp=EXTREMUM_VJPS, jvp=EXTREMUM_JVPS)
+
+
+# sumprod(p, q) = sum(p_i * q_i) (Python 3.12+); fma(x, y, z) = x * y + z (3.13+)
+def sumprod_vjp_p(g, ans, p, q):
+    return [g * b for b in q]
+
+
+def sumprod_vjp_q(g, ans, p, q):
+    return [g * a for a in p]
+
+
+def sumprod_jvp_p(t, ans, p, q):
+    return math.fsum(ta * b for ta, b in zip(t, q))
+
+
+def sumprod_jvp_q(t, ans, p, q):
+    return math.fsum(a * tb for a, tb in zip(p, t))
+
+
+def fma_vjp_x(g, ans, x, y, z):
+    return g * y
+
+
+def fma_vjp_y(g, ans, x, y, z):
+    return g * x
+
+
+def fma_vjp_z(g, ans, x, y, z):
+    return g
+
+
+def fma_jvp_x(t, ans, x, y, z):
+    return t * y
+
+
+def fma_jvp_y(t, ans, x, y, z):
+    return x * t
+
+
+def fma_jvp_z(t, ans, x, y, z):
+    return t
+
+
+if hasattr(math, "sumprod"):
+    define(math.sumprod, vjp=(sumprod_vjp_p, sumprod_vjp_q), jvp=(sumprod_jvp_p, sumprod_jvp_q))
+if hasattr(math, "fma"):
+    define(math.fma, vjp=(fma_vjp_x, fma_vjp_y, fma_vjp_z), jvp=(fma_jvp_x, fma_jvp_y, fma_jvp_z))

@@ -163,14 +163,17 @@ def _name_of(fn):
     mod = getattr(fn, "__module__", None) or ""
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
     if mod.startswith("numpy") or type(fn).__name__ == "ufunc":
-        sub = next((s for s in _NUMPY_SUBMODULES if mod == "numpy." + s or mod.startswith(f"numpy.{s}.")), None)
+        sub = next((public for private, public in _NUMPY_SUBMODULES
+                    if mod == "numpy." + private or mod.startswith(f"numpy.{private}.")), None)
         return ("np." if sub is None else f"np.{sub}.") + getattr(fn, "__name__", name)
-    if mod in ("math", "operator", "builtins"):
-        return f"{mod}.{name}"
+    if mod in ("math", "operator", "_operator", "builtins"):
+        return f"{mod.lstrip('_')}.{name}"
     return name
 
 
-_NUMPY_SUBMODULES = ("linalg", "fft", "random", "polynomial", "ma", "emath")
+_NUMPY_SUBMODULES = (("linalg", "linalg"), ("fft", "fft"), ("random", "random"), ("polynomial", "polynomial"),
+                     ("ma", "ma"), ("lib.scimath", "emath"), ("lib.stride_tricks", "lib.stride_tricks"),
+                     ("lib._stride_tricks", "lib.stride_tricks"))
 
 name_of = _name_of
 

@@ -200,3 +200,23 @@ def select_jvp_default(t, ans, condlist, choicelist, default=0):
 
 define(np.select, vjp=(None, select_vjp_choices, select_vjp_default),
        jvp=(None, select_jvp_choices, select_jvp_default))
+
+
+# heaviside(x1, x2): 0 below 0, 1 above, x2 where x1 == 0 (so x2 receives the gradient there)
+def heaviside_vjp_x1(g, ans, x1, x2):
+    return unbroadcast(np.zeros_like(g), x1)
+
+
+def heaviside_vjp_x2(g, ans, x1, x2):
+    return unbroadcast(np.where(x1 == 0, g, 0.0), x2)
+
+
+def heaviside_jvp_x1(t, ans, x1, x2):
+    return broadcast_like(np.zeros_like(t), ans)
+
+
+def heaviside_jvp_x2(t, ans, x1, x2):
+    return broadcast_like(np.where(x1 == 0, t, 0.0), ans)
+
+
+define(np.heaviside, vjp=(heaviside_vjp_x1, heaviside_vjp_x2), jvp=(heaviside_jvp_x1, heaviside_jvp_x2))

@@ -83,3 +83,30 @@ def partition_jvp(t, ans, a, kth, axis=-1, kind="introselect", order=None):
 
 
 define(np.partition, vjp=(partition_vjp, None), jvp=(partition_jvp, None))
+
+
+# np.unique (values only): without ties it is np.sort of the flattened array; each element
+# receives the cotangent of the unique value it equals (the derivative moving all copies together).
+def unique_flags(return_index, return_inverse, return_counts):
+    if return_index or return_inverse or return_counts:
+        raise NotImplementedError("np.unique derivatives cover the values only (return_index=, "
+                                  "return_inverse=, return_counts= return index arrays: call np.unique "
+                                  "on the values for those)")
+
+
+def unique_vjp(g, ans, ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+               equal_nan=True, sorted=True):
+    unique_flags(return_index, return_inverse, return_counts)
+    inverse = np.searchsorted(ans, np.ravel(ar))
+    return np.reshape(g[inverse], shape_of(ar))
+
+
+def unique_jvp(t, ans, ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+               equal_nan=True, sorted=True):
+    unique_flags(return_index, return_inverse, return_counts)
+    order = np.argsort(np.ravel(ar), kind="stable")
+    first = np.searchsorted(np.ravel(ar)[order], ans)
+    return np.ravel(t)[order][first]
+
+
+define(np.unique, vjp=(unique_vjp,), jvp=(unique_jvp,))

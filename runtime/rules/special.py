@@ -123,3 +123,54 @@ def digamma_jvp(t, ans, x):
 
 
 define(digamma, vjp=(digamma_vjp,), jvp=(digamma_jvp,))
+
+
+# --- modified Bessel functions: np.i0 and i1 (its derivative) -------------------------------------
+# I1(x) = sum_k (x/2)^(2k+1) / (k! (k+1)!), summed until the terms stop mattering.
+
+def _i1_scalar(x):
+    x = float(x)
+    half = x / 2.0
+    term = half
+    total = term
+    k = 0
+    while abs(term) > 1e-17 * abs(total) or k < 2:
+        k += 1
+        term *= half * half / (k * (k + 1))
+        total += term
+    return total
+
+
+_i1_elementwise = np.frompyfunc(_i1_scalar, 1, 1)
+
+
+@primitive
+def i1(x):
+    """The modified Bessel function of the first kind of order 1, elementwise (I0' = I1)."""
+    if isinstance(x, (int, float)):
+        return _i1_scalar(x)
+    out = np.asarray(_i1_elementwise(x), dtype=_float_dtype(x))
+    return out[()] if out.ndim == 0 else out
+
+
+# I1'(x) = I0(x) - I1(x) / x, which is 1/2 at x = 0
+def i1_vjp(g, ans, x):
+    return g * np.where(x == 0, 0.5, np.i0(x) - ans / np.where(x == 0, 1.0, x))
+
+
+def i1_jvp(t, ans, x):
+    return t * np.where(x == 0, 0.5, np.i0(x) - ans / np.where(x == 0, 1.0, x))
+
+
+define(i1, vjp=(i1_vjp,), jvp=(i1_jvp,))
+
+
+def i0_vjp(g, ans, x):
+    return g * i1(x)
+
+
+def i0_jvp(t, ans, x):
+    return t * i1(x)
+
+
+define(np.i0, vjp=(i0_vjp,), jvp=(i0_jvp,))

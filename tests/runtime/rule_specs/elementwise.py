@@ -33,10 +33,10 @@ UNARY = [
 ]
 
 
-def unary(fn, dom):
+def unary(fn, dom, **kw):
     def make(draw, rng):
         return [values(rng, shape(draw), *dom)], {}
-    add(fn, make)
+    add(fn, make, **kw)
 
 
 for _fn, _dom in UNARY:
@@ -119,3 +119,39 @@ def _babs(draw, rng):
 @spec(operator.mul, argnums=(0, 1), label="operator.mul")
 def _mul(draw, rng):
     return [values(rng, shape(draw)), values(rng, ())], {}
+
+
+@spec(np.ldexp)
+def _ldexp(draw, rng):
+    sx, si = broadcast_shapes(draw)
+    return [values(rng, sx), rng.integers(-3, 4, size=si)], {}
+
+
+for _fn in (np.asanyarray, np.ascontiguousarray, np.asfortranarray):
+    unary(_fn, (-2, 2, False), second=False, why="numpy returns a plain ndarray: the tape refuses tensors")
+unary(np.real_if_close, (-2, 2, False))
+
+
+from runtime.rules.special import i1  # noqa: E402
+
+for _fn, _dom in ((np.emath.sqrt, (0.2, 3, False)), (np.emath.log, (0.2, 3, False)), (np.emath.log2, (0.2, 3, False)),
+                  (np.emath.log10, (0.2, 3, False)), (np.emath.arcsin, (-0.9, 0.9, False)),
+                  (np.emath.arccos, (-0.9, 0.9, False)), (np.emath.arctanh, (-0.9, 0.9, False)),
+                  (np.i0, (-3, 3, False)), (i1, (-3, 3, False))):
+    unary(_fn, _dom)
+binary(np.emath.logn, (1.5, 3, False), (0.2, 3, False))
+binary(np.emath.power, (0.3, 2, False), (-2, 2, False))
+
+
+@spec(np.heaviside, argnums=(1,))
+def _heaviside(draw, rng):
+    s1, s2 = broadcast_shapes(draw)
+    x1 = values(rng, s1, 0.1, 2, signed=True)
+    x1[rng.uniform(size=s1) > 0.6] = 0.0          # x2 is the value exactly there
+    return [x1, values(rng, s2)], {}
+
+
+@spec(np.heaviside, argnums=(0,), label="heaviside(x1)")
+def _heaviside_x1(draw, rng):
+    s1, s2 = broadcast_shapes(draw)
+    return [values(rng, s1, 0.1, 2, signed=True), values(rng, s2)], {}

@@ -3,7 +3,7 @@
 import numpy as np
 from hypothesis import strategies as st
 
-from . import add, broadcast_shapes, shape, spec, values
+from . import broadcast_shapes, shape, spec, values
 
 
 @spec(np.matmul, argnums=(0, 1))
@@ -75,5 +75,98 @@ def _cross(draw, rng):
     return [values(rng, tuple(sa) + (3,)), values(rng, tuple(sb) + (3,))], {}
 
 
-def _unused():
-    return add
+if hasattr(np, "vecdot"):
+    @spec(np.vecdot, argnums=(0, 1))
+    def _vecdot(draw, rng):
+        sa, sb = broadcast_shapes(draw, 2, max_dims=2)
+        k = draw(st.integers(1, 3))
+        return [values(rng, tuple(sa) + (k,)), values(rng, tuple(sb) + (k,))], {}
+
+if hasattr(np, "matvec"):
+    @spec(np.matvec, argnums=(0, 1))
+    def _matvec(draw, rng):
+        sa, sb = broadcast_shapes(draw, 2, max_dims=2)
+        n, k = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        return [values(rng, tuple(sa) + (n, k)), values(rng, tuple(sb) + (k,))], {}
+
+    @spec(np.vecmat, argnums=(0, 1))
+    def _vecmat(draw, rng):
+        sa, sb = broadcast_shapes(draw, 2, max_dims=2)
+        n, k = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        return [values(rng, tuple(sa) + (k,)), values(rng, tuple(sb) + (k, n))], {}
+
+
+@spec(np.polyval, argnums=(0, 1))
+def _polyval(draw, rng):
+    return [values(rng, (draw(st.integers(1, 4)),)), values(rng, shape(draw))], {}
+
+
+@spec(np.vander)
+def _vander(draw, rng):
+    return [values(rng, (draw(st.integers(1, 4)),), 0.2, 2, signed=True)], \
+        {"N": draw(st.one_of(st.none(), st.integers(1, 4))), "increasing": draw(st.booleans())}
+
+
+def conv(fn):
+    def make(draw, rng):
+        return [values(rng, (draw(st.integers(1, 5)),)), values(rng, (draw(st.integers(1, 5)),)),
+                draw(st.sampled_from(["full", "same", "valid"]))], {}
+    from . import add
+    add(fn, make, argnums=(0, 1))
+
+
+conv(np.convolve)
+conv(np.correlate)
+
+
+@spec(np.interp, argnums=(0, 2))
+def _interp(draw, rng):
+    n = draw(st.integers(2, 5))
+    xp = np.cumsum(values(rng, (n,), 0.3, 1))
+    return [values(rng, shape(draw), xp[0] - 0.5, xp[-1] + 0.5), xp, values(rng, (n,))], {}
+
+
+def poly_pair(fn):
+    def make(draw, rng):
+        return [values(rng, (draw(st.integers(1, 4)),)), values(rng, (draw(st.integers(1, 4)),))], {}
+    from . import add
+    add(fn, make, argnums=(0, 1))
+
+
+for _fn in (np.polymul, np.polyadd, np.polysub):
+    poly_pair(_fn)
+
+
+@spec(np.polyder)
+def _polyder(draw, rng):
+    return [values(rng, (draw(st.integers(2, 5)),)), draw(st.integers(1, 2))], {}
+
+
+@spec(np.polyint)
+def _polyint(draw, rng):
+    return [values(rng, (draw(st.integers(1, 4)),)), draw(st.integers(1, 2))], {}
+
+
+if hasattr(np.linalg, "matrix_transpose"):
+    from . import SPECS, Spec
+
+    for _top, _alias in ((np.matmul, np.linalg.matmul), (np.tensordot, np.linalg.tensordot),
+                         (np.vecdot, np.linalg.vecdot)):
+        _base = next(s for s in SPECS if s.fn is _top)
+        SPECS.append(Spec(_alias, _base.make, _base.argnums, label=f"linalg.{_top.__name__}"))
+
+    @spec(np.linalg.outer, argnums=(0, 1))
+    def _linalg_outer(draw, rng):
+        return [values(rng, (draw(st.integers(1, 3)),)), values(rng, (draw(st.integers(1, 3)),))], {}
+
+    @spec(np.linalg.matrix_transpose)
+    def _linalg_matrix_transpose(draw, rng):
+        return [values(rng, shape(draw, min_dims=2))], {}
+
+    @spec(np.linalg.cross, argnums=(0, 1))
+    def _linalg_cross(draw, rng):
+        sa, sb = broadcast_shapes(draw, 2, max_dims=2)
+        a, b = values(rng, tuple(sa) + (3,)), values(rng, tuple(sb) + (3,))
+        if draw(st.booleans()) and a.ndim == b.ndim:
+            return [np.moveaxis(a, -1, 0), np.moveaxis(b, -1, 0)], {"axis": 0}
+        return [a, b], {}

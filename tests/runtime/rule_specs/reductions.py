@@ -75,7 +75,7 @@ running(np.cumprod, zeros=True)
 
 @spec(np.nancumsum)
 def _nancumsum(draw, rng):
-    shp = shape(draw, min_side=2)
+    shp = shape(draw, min_dims=1, min_side=2)
     x = values(rng, shp)
     x.flat[0] = np.nan
     return [x], {"axis": axis_of(draw, len(shp))}
@@ -107,3 +107,65 @@ def _trapezoid_x(draw, rng):
 def _trapezoid_dx(draw, rng):
     shp = shape(draw, min_dims=1, min_side=2)
     return [values(rng, shp), None, values(rng, (), 0.2, 1)], {"axis": axis_of(draw, len(shp), none=False)}
+
+
+@spec(np.nancumprod)
+def _nancumprod(draw, rng):
+    shp = shape(draw, min_dims=1, min_side=2)
+    x = values(rng, shp, 0.3, 2, signed=True)
+    x.flat[0] = np.nan
+    return [x], {"axis": axis_of(draw, len(shp))}
+
+
+def nan_order(fn, q_scale=None):
+    def make(draw, rng):
+        shp = shape(draw, min_dims=1, min_side=2, max_side=4)
+        x = values(rng, shp)
+        x.flat[draw(st.integers(0, x.size - 1))] = np.nan
+        args = [x] if q_scale is None else [x, _q(draw, rng, q_scale)]
+        return args, {"axis": axis_of(draw, len(shp)), "keepdims": draw(st.booleans())}
+    add(fn, make)
+
+
+nan_order(np.nanmedian)
+nan_order(np.nanquantile, 1.0)
+nan_order(np.nanpercentile, 100.0)
+
+
+@spec(np.ediff1d)
+def _ediff1d(draw, rng):
+    kwargs = {}
+    if draw(st.booleans()):
+        kwargs["to_begin"] = np.array([1.0, 2.0])
+    if draw(st.booleans()):
+        kwargs["to_end"] = 3.0
+    return [values(rng, shape(draw, min_dims=1, min_side=2))], kwargs
+
+
+if hasattr(np, "cumulative_sum"):
+    for _fn in (np.cumulative_sum, np.cumulative_prod):
+        def _make(draw, rng, _fn=_fn):
+            shp = shape(draw, min_dims=1, max_side=4)
+            axis = axis_of(draw, len(shp), none=len(shp) == 1)
+            return [values(rng, shp, 0.3, 2, signed=True)], {"axis": axis, "include_initial": draw(st.booleans())}
+        add(_fn, _make)
+
+
+@spec(np.gradient)
+def _gradient(draw, rng):
+    shp = shape(draw, min_dims=1, min_side=2, max_side=4)
+    kwargs = {} if len(shp) == 1 and draw(st.booleans()) else {"axis": axis_of(draw, len(shp), none=False)}
+    extra = [float(rng.uniform(0.5, 2))] if draw(st.booleans()) else []
+    return [values(rng, shp)] + extra, kwargs
+
+
+@spec(np.unwrap)
+def _unwrap(draw, rng):
+    shp = shape(draw, min_dims=1, max_side=4)
+    return [values(rng, shp, -9, 9)], {"axis": axis_of(draw, len(shp), none=False)}
+
+
+@spec(np.cov)
+def _cov(draw, rng):
+    return [values(rng, (draw(st.integers(1, 3)), draw(st.integers(2, 4))))], \
+        {"bias": draw(st.booleans())}

@@ -49,3 +49,7 @@ sequences(math.prod, 1, -2, 2)
 sequences(math.fsum, 1, -2, 2)
 sequences(builtins.max, 1, -2, 2)
 sequences(builtins.sum, 1, -2, 2)
+if hasattr(math, "sumprod"):
+    sequences(math.sumprod, 2, -2, 2)
+if hasattr(math, "fma"):
+    scalar(math.fma, [(-2, 2), (-2, 2), (-2, 2)])

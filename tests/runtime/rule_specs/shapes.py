@@ -193,3 +193,92 @@ split(np.dsplit, lambda s: 2)
 def _array_split(draw, rng):
     shp = shape(draw, min_dims=1, min_side=2, max_side=4)
     return [values(rng, shp), draw(st.integers(1, 3)), len(shp) - 1], {}
+
+
+@spec(np.delete)
+def _delete(draw, rng):
+    shp = shape(draw, min_dims=1, min_side=2)
+    axis = axis_of(draw, len(shp))
+    n = int(np.prod(shp)) if axis is None else shp[axis]
+    return [values(rng, shp), draw(st.lists(st.integers(0, n - 1), max_size=2, unique=True))], {"axis": axis}
+
+
+@spec(np.compress, argnums=(1,))
+def _compress(draw, rng):
+    shp = shape(draw, min_dims=1)
+    axis = axis_of(draw, len(shp))
+    n = int(np.prod(shp)) if axis is None else shp[axis]
+    return [rng.uniform(size=n) > 0.4, values(rng, shp)], {"axis": axis}
+
+
+@spec(np.extract, argnums=(1,))
+def _extract(draw, rng):
+    shp = shape(draw)
+    return [rng.uniform(size=shp) > 0.4, values(rng, shp)], {}
+
+
+@spec(np.choose, argnums=(1,), second=False, why="sequence arguments: first order only")
+def _choose(draw, rng):
+    sa, s1, s2 = broadcast_shapes(draw, 3)
+    return [rng.integers(0, 2, size=sa), [values(rng, s1), values(rng, s2)]], {}
+
+
+@spec(np.resize)
+def _resize(draw, rng):
+    return [values(rng, shape(draw, min_dims=1)), tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=2)))], {}
+
+
+@spec(np.rollaxis)
+def _rollaxis(draw, rng):
+    shp = shape(draw, min_dims=1)
+    nd = len(shp)
+    return [values(rng, shp), draw(st.integers(-nd, nd - 1)), draw(st.integers(-nd, nd))], {}
+
+
+@spec(np.full_like, argnums=(1,), second=False, why="np.full_like does not dispatch on fill_value: the tape refuses it")
+def _full_like(draw, rng):
+    shp = shape(draw)
+    return [np.zeros(shp), values(rng, ())], {}
+
+
+def spaced(fn, lo, hi, **extra):
+    def make(draw, rng):
+        s0, s1 = broadcast_shapes(draw, 2, max_dims=2)
+        nd = len(np.broadcast_shapes(s0, s1)) + 1
+        return [values(rng, s0, lo, hi), values(rng, s1, lo, hi), draw(st.integers(1, 5))], \
+            dict(endpoint=draw(st.booleans()), axis=draw(st.integers(-nd, nd - 1)), **extra)
+    add(fn, make, argnums=(0, 1))
+
+
+spaced(np.logspace, -1, 1, base=3.0)
+spaced(np.geomspace, 0.5, 3)
+
+if hasattr(np, "unstack"):
+    @spec(np.unstack)
+    def _unstack_np(draw, rng):
+        shp = shape(draw, min_dims=1)
+        return [values(rng, shp)], {"axis": axis_of(draw, len(shp), none=False)}
+
+if hasattr(np, "matrix_transpose"):
+    one(np.matrix_transpose, min_dims=2)
+
+if hasattr(np, "astype"):
+    one(np.astype, lambda d, s: ({}, [np.float64]))
+
+
+@spec(np.trim_zeros)
+def _trim_zeros(draw, rng):
+    n = draw(st.integers(1, 5))
+    # (leading or trailing zeros would change the result's length under finite differences)
+    return [values(rng, (n,), 0.2, 2, signed=True), draw(st.sampled_from(["fb", "f", "b"]))], {}
+
+
+@spec(np.lib.stride_tricks.sliding_window_view)
+def _sliding_window_view(draw, rng):
+    shp = shape(draw, min_dims=1, max_side=4)
+    axis = axis_of(draw, len(shp), none=False)
+    return [values(rng, shp), draw(st.integers(1, shp[axis]))], {"axis": axis}
+
+
+one(np.asarray_chkfinite, second=False, why="numpy returns a plain ndarray: the tape refuses tensors")
+one(np.unique)
