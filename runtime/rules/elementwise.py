@@ -196,17 +196,26 @@ define(np.reciprocal, vjp=(reciprocal_vjp,), jvp=(reciprocal_jvp,))
 
 # --- sign and magnitude -----------------------------------------------------------------
 
-# For complex x (|z| is real): the cotangent conj(z) / |z| (see ``complexes`` for the convention).
+# For complex x (|z| is real) the cotangent is conj(z) / |z| (see ``complexes``): conj(sign(z))
+# in numpy 2, which is sign(x) for real x -- one branch-free rule the transpiler inlines.
 def abs_vjp(g, ans, x):
-    if np.iscomplexobj(x):
-        return g * np.conj(x) / np.where(ans == 0, 1.0, ans)
-    return g * np.sign(x)
+    return g * np.conj(np.sign(x))
 
 
 def abs_jvp(t, ans, x):
-    if np.iscomplexobj(x):
-        return np.real(np.conj(x) * t) / np.where(ans == 0, 1.0, ans)
-    return t * np.sign(x)
+    return np.real(np.conj(np.sign(x)) * t)
+
+
+if np.sign(1j) != 1j:       # numpy 1.x: sign(z) is the sign of the real part
+    def abs_vjp(g, ans, x):  # noqa: F811
+        if np.iscomplexobj(x):
+            return g * np.conj(x) / np.where(ans == 0, 1.0, ans)
+        return g * np.sign(x)
+
+    def abs_jvp(t, ans, x):  # noqa: F811
+        if np.iscomplexobj(x):
+            return np.real(np.conj(x) * t) / np.where(ans == 0, 1.0, ans)
+        return t * np.sign(x)
 
 
 define((np.absolute, np.abs, builtins.abs, operator.abs), vjp=(abs_vjp,), jvp=(abs_jvp,))

@@ -217,29 +217,25 @@ def fsum_jvp(t, ans, seq):
 define(math.fsum, vjp=(fsum_vjp,), jvp=(fsum_jvp,))
 
 
-# hypot(*coordinates): d/dx_i = x_i / ans (0 for all-zero coordinates); up to 8 coordinates
-def hypot_part(i, g, ans, coordinates):
-    return g * coordinates[i] / ans if ans != 0 else 0.0 * g
+# hypot(*coordinates): d/dx_i = x_i / ans; up to 4 coordinates (more fail to bind: no silent zero)
+def hypot_vjp_0(g, ans, x, y=0.0, z=0.0, w=0.0):
+    return g * x / ans
 
 
-def hypot_vjp_0(g, ans, *coordinates):
-    return hypot_part(0, g, ans, coordinates)
+def hypot_vjp_1(g, ans, x, y=0.0, z=0.0, w=0.0):
+    return g * y / ans
 
 
-def hypot_vjp_1(g, ans, *coordinates):
-    return hypot_part(1, g, ans, coordinates)
+def hypot_vjp_2(g, ans, x, y=0.0, z=0.0, w=0.0):
+    return g * z / ans
 
 
-def hypot_vjp_2(g, ans, *coordinates):
-    return hypot_part(2, g, ans, coordinates)
-
-
-def hypot_vjp_3(g, ans, *coordinates):
-    return hypot_part(3, g, ans, coordinates)
+def hypot_vjp_3(g, ans, x, y=0.0, z=0.0, w=0.0):
+    return g * w / ans
 
 
 HYPOT_RULES = (hypot_vjp_0, hypot_vjp_1, hypot_vjp_2, hypot_vjp_3)
-define(math.hypot, vjp=HYPOT_RULES, jvp=HYPOT_RULES)        # linear in g: the JVP is the same sum
+define(math.hypot, vjp=HYPOT_RULES, jvp=HYPOT_RULES)        # linear in g: the JVP is the same product
 
 
 # --- builtins ---------------------------------------------------------------------------------------

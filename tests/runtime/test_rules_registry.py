@@ -36,7 +36,14 @@ EPS = 1e-6
 
 
 def differentiable_rules():
-    return {r for r in RULES.values() if r.differentiable}
+    """The rule table of runtime/rules (not the rules tapes add at run time for transpiled functions
+    and custom gradients)."""
+    return {r for r in RULES.values() if r.differentiable and _static(r)}
+
+
+def _static(rule):
+    fn = next((f for f in rule.vjps if f is not None), None)
+    return fn is not None and (getattr(fn, "__module__", "") or "").startswith("runtime.rules")
 
 
 def test_every_rule_has_a_spec():
@@ -243,3 +250,22 @@ def test_rule(spec, data, seed):
         check_first_order(spec, args, kwargs, rng)
         if spec.second:
             check_second_order(spec, args, kwargs, rng)
+
+
+# --- the checks catch a wrong rule -------------------------------------------------------------------
+
+def test_a_planted_wrong_rule_fails_first_and_second_order(monkeypatch):
+    """tanh's VJP with a wrong derivative (1 - y instead of 1 - y^2): the first-order check fails,
+    and so does the second-order one on its own (its reference never calls the rule)."""
+    rule = lookup(np.tanh)
+
+    def wrong_tanh_vjp(g, ans, x):
+        return g * (1.0 - ans)
+
+    monkeypatch.setattr(rule, "vjps", (wrong_tanh_vjp,))
+    spec = next(s for s in SPECS if s.fn is np.tanh)
+    args = [np.array([0.3, -0.8, 1.1])]
+    with pytest.raises(AssertionError, match="VJP"):
+        check_first_order(spec, args, {}, np.random.default_rng(0))
+    with pytest.raises(AssertionError, match="second order"):
+        check_second_order(spec, args, {}, np.random.default_rng(0))
