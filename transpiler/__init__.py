@@ -2,11 +2,21 @@
 
 ``@differentiate`` reads a function's source and writes a new plain-numpy function that
 computes its gradient -- no tape at run time.  ``f.show()`` prints that code.  The passes,
-in order: parsing, normalize, analysis, reverse, optimize, codegen (see DESIGN.md).
+in order: parsing, normalize, analysis, reverse (or forward), optimize, codegen (see DESIGN.md).
+
+The package is layered; a module imports only its own layer and the ones below (the order and
+the core IR's contract: core/ir.py; tests/transpiler/test_layers.py checks it):
+
+    surface    api, higher, interop, tangent_compat, __main__ (this package's top level)
+    modes/     reverse, forward, split, stacks, calls, again: core IR -> derivative code
+    analysis/  activity: facts about the core IR
+    frontend/  parsing, normalize (by construct), sugar, structures, inline, tfcalls: source -> core IR
+    backend/   templates, optimize, codegen
+    core/      ir, context, errors, callables (hooks the surface registers for the layers below)
 """
 
 from .api import differentiate, grad, jvp, value_and_grad, vjp
-from .errors import TranspileError
+from .core.errors import TranspileError
 from .higher import hessian, hvp, jacobian
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "jacobian",

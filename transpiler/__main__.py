@@ -11,8 +11,8 @@ import os
 import sys
 
 from .api import Differentiable, transform
-from .codegen import standalone_module
-from .errors import TranspileError, Unresolved
+from .backend.codegen import standalone_module
+from .core.errors import TranspileError, Unresolved
 
 
 def load(spec):

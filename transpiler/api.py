@@ -6,7 +6,6 @@ printed.  Generation happens when the decorator runs; a name that is not defined
 postpones it to the first call.
 """
 
-import ast
 import functools
 import inspect
 import types
@@ -14,20 +13,25 @@ import weakref
 
 import numpy as np
 
-from . import interop, sugar, tangent_compat
-from .analysis import analyze
-from .calls import callee_sources
-from .codegen import compile_function, free_names, module_source, to_source
-from .context import Context
-from .errors import TranspileError, Unresolved
-from .forward import forward
-from .normalize import normalize
-from .optimize import optimize
-from .parsing import parse_function
-from .reverse import reverse
+from . import interop
+from .frontend import sugar
+from . import tangent_compat
+from .analysis.activity import analyze
+from .modes.callees import callee_sources
+from .backend.codegen import compile_function, free_names, module_source, to_source
+from .core.context import Context
+from .core.callables import plain_function, register_transformer, register_wrapper
+from .core.errors import TranspileError, Unresolved
+from .core.ir import output_names
+from .modes.forward import forward
+from .frontend.normalize import normalize
+from .backend.optimize import optimize
+from .frontend.parsing import parse_function, wrt_names
+from .modes.reverse import reverse
 from runtime.rules.containers import restructure
 
-from .split import transform_split
+from .modes import again  # noqa: F401  (registers how generated code is read again)
+from .modes.split import transform_split
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -49,30 +53,6 @@ class Generated:
         return self.function(*args, **kwargs)
 
 
-def wrt_names(node, wrt, what="wrt"):
-    """Normalize ``wrt`` (int, name or a tuple of them) to (tuple of parameter names, single)."""
-    a = node.args
-    positional = [p.arg for p in a.posonlyargs + a.args]
-    every = positional + [p.arg for p in a.kwonlyargs]
-    single = not isinstance(wrt, (tuple, list))
-    out = []
-    for w in ([wrt] if single else wrt):
-        if isinstance(w, bool) or not isinstance(w, (int, str)):
-            raise TypeError(f"{what} must be parameter indices or names, not {w!r}")
-        if isinstance(w, int):
-            if not -len(positional) <= w < len(positional):
-                raise ValueError(f"{what}={w}: {node.name}() has {len(positional)} positional "
-                                 f"parameter(s) ({', '.join(positional)})")
-            w = positional[w]
-        elif w not in every:
-            raise ValueError(f"{what}={w!r}: {node.name}() has no parameter named {w!r} "
-                             f"(parameters: {', '.join(every)})")
-        out.append(w)
-    if not out:
-        raise ValueError(f"{what} is empty: name at least one parameter to differentiate with respect to")
-    return tuple(out), single
-
-
 def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", floats=(), optimized=True):
     """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
 
@@ -82,7 +62,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     core = normalize(ctx)
-    outputs = _output_names(core)
+    outputs = output_names(core)
     info = analyze(core, names, outputs, floats)
     import copy
     if mode == "forward":
@@ -101,17 +81,6 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     code = to_source(opt)
     function = sugar.guard(compile_function(opt, code, ctx), ctx)
     return Generated(ctx, stages, opt, code, function, seed, names, single, note)
-
-
-def _output_names(core):
-    return _names_in(core.body[-1].value)
-
-
-def _names_in(ret):
-    """Names returned, nested tuples included (a generated forward's ``return out, (saved...)``)."""
-    if isinstance(ret, ast.Name):
-        return [ret.id]
-    return [n for e in ret.elts for n in _names_in(e)] if isinstance(ret, ast.Tuple) else []
 
 
 def _check_wrt_value(fname, pname, value):
@@ -495,3 +464,11 @@ def _split_vjp(t, wrt, args, kwargs):
         return pair.backward(saved, cotangent)
 
     return value, pullback
+
+
+# the analysis and the modes reach these through core/callables.py (they may not import api)
+register_transformer(_transformer)
+register_wrapper(GradientFunction,      # grad(g)(x) inside f: its generated code, differentiated
+                 lambda g: (g.function, None) if g._kind == "grad" and not g._preserve else None)
+register_wrapper(_BoundDifferentiable, lambda b: (b._d._fn, b._self))
+register_wrapper(Differentiable, lambda d: plain_function(d._fn))

@@ -47,7 +47,7 @@ from runtime.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
 from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
 
-from .errors import TranspileError
+from .core.errors import TranspileError
 
 __all__ = ["call", "has_tensor"]
 
@@ -303,7 +303,7 @@ class _Entry:
 def _split_pair(transformer, spec):
     """The generated forward/backward pair, or None (not available, or not generated)."""
     try:
-        from . import split  # noqa: F401  (the pair generator)
+        from .modes import split  # noqa: F401  (the pair generator)
     except ImportError:
         return None
     try:

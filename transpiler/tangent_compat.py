@@ -10,7 +10,7 @@ import inspect
 
 import numpy as np
 
-from .codegen import to_source
+from .backend.codegen import to_source
 
 __all__ = ["split_seed", "check_dims", "show_stages"]
 

@@ -983,7 +983,7 @@ def test_standalone_module_needs_only_numpy(fn, args):
     """`python -m transpiler ... -o` copies setitem, Grads and friends into the module."""
     from runtime.rules.containers import restructure
     from transpiler.api import transform
-    from transpiler.codegen import standalone_module
+    from transpiler.backend.codegen import standalone_module
     gen = transform(fn)
     text = standalone_module([gen])
     assert "runtime" not in text and "transpiler" not in text

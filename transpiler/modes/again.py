@@ -1,7 +1,7 @@
 """Run-time calls in generated code, as plain Python the transpiler can differentiate again.
 
 A generated gradient calls a callee known only at run time (a function passed as an argument,
-a method of a parameter) through ``call_forward`` / ``call_backward`` (calls.py), whose bodies
+a method of a parameter) through ``call_forward`` / ``call_backward`` (callees.py), whose bodies
 are machinery, not differentiable code.  When that gradient is itself differentiated (hvp,
 grad of grad) those two calls are read as calls to ``forward_again`` / ``backward_again``
 below: they do the same work in the subset the transpiler handles, so the callee's split pair
@@ -25,21 +25,23 @@ import types
 
 from runtime.rules.registry import nondifferentiable
 
-from . import calls
-from .errors import TranspileError
+from ..core.callables import register_alias, register_wrapper, transformer
+from ..core.errors import TranspileError
+from ..frontend.specialise import Specialised
+from . import callees
 
 __all__ = ["forward_again", "backward_again", "readable"]
 
 
 def stage_of(fn, spec, nargs, kwnames):
     """The callee's generated forward (bound to its ``self``) and backward, for this call shape."""
-    target, wrt, bound = calls._resolve(fn, spec, nargs, kwnames)
+    target, wrt, bound = callees._resolve(fn, spec, nargs, kwnames)
     if not isinstance(target, types.FunctionType):     # a primitive (np.sin): called from source
-        target, wrt, bound = calls._resolve(primitive_caller(fn, nargs, kwnames), spec, nargs, kwnames)
-    forward = calls.proxy(target, wrt, "forward")
+        target, wrt, bound = callees._resolve(primitive_caller(fn, nargs, kwnames), spec, nargs, kwnames)
+    forward = callees.proxy(target, wrt, "forward")
     if bound is not None:
         forward = types.MethodType(forward, bound)
-    return forward, calls.proxy(target, wrt, "backward")
+    return forward, callees.proxy(target, wrt, "backward")
 
 
 def forward_of(stage):
@@ -124,12 +126,11 @@ def recompute_pair(fn, wrt):
 
 
 def _make_pair(fn, wrt):
-    from .api import _transformer
-    full = _transformer(fn).get(wrt, False)
+    full = transformer(fn).get(wrt, False)
     sig = inspect.signature(fn)
     # a callee specialised to a call shape (g(*xs, **kw) as g(xs_0, xs_1, *, kw_scale)) is
     # called as the user wrote it: g(xs_0, xs_1, scale=kw_scale)
-    specialised = isinstance(fn, calls.Specialised)
+    specialised = isinstance(fn, Specialised)
     keywords = dict(zip(list(sig.parameters)[len(sig.parameters) - len(fn.keys):], fn.keys)) \
         if specialised and fn.keys else {}
     callee = fn.__wrapped__ if specialised else fn
@@ -155,7 +156,7 @@ def _make_pair(fn, wrt):
         value = p.name if p.name in wrt else f"__held({p.name})"
         held_args.append(value if p.kind is not p.KEYWORD_ONLY else f"{p.name}={value}")
     names = [p for p in sig.parameters]
-    label = calls.label(fn)
+    label = callees.label(fn)
     saved = ", ".join(names) + ("," if len(names) == 1 else "")
     # the cotangent's name must differ from the callee's parameters, which `saved` rebinds
     # (a generated gradient read again has a parameter called `bout` itself)
@@ -172,3 +173,10 @@ def _make_pair(fn, wrt):
     forward = namespace[f"fwd_{label}"]
     forward._adjoin_recompute_wrt = wrt
     return forward, namespace[f"bwd_{label}"]
+
+
+# generated code read again: a callee's fwd_g/bwd_g is its generated (or recompute) pair,
+# call_forward/call_backward the functions above
+register_wrapper(callees._Proxy, lambda p: (readable(p), None) if p.role != "jvp" else None)
+register_alias(callees.call_forward, forward_again)
+register_alias(callees.call_backward, backward_again)

@@ -17,6 +17,8 @@ module-level callees are differentiated separately and may recurse).
 
 import ast
 
+from .restructure import Restructure
+
 __all__ = ["define", "define_lambda", "call", "is_local_function"]
 
 
@@ -104,7 +106,6 @@ def _bind(norm, local, call, name):
 
 def call(norm, node):
     """Inline the nested function called at ``node``; returns the call's value (an atom or tuple)."""
-    from .normalize import Restructure
     name = node.func.id
     local = _locals(norm)[name]
     if local in norm.inlining:

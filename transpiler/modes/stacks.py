@@ -8,12 +8,12 @@ A generated gradient saves what its adjoint loops read with one idiom::
     ...  push(t1)      # primal loop
     ...  t1 = pop()    # adjoint loop, last pushed first
 
-Reading that code back (``grad(grad(f))``, ``hvp``), normalize marks the three parts: the
-bound methods (``value._stack_method``), the pushes (``call._stack_push``) and the pops
-(``call._stack_pop``), each naming the stack.  A stack is one value for activity: it is active
-when an active value is pushed, and then every value popped from it is active.  Pushes and
-pops stay paired whatever is active, because each pass mirrors *every* push and pop of an
-active stack:
+Reading that code back (``grad(grad(f))``, ``hvp``), normalize (frontend/stacks.py) marks the
+three parts: the bound methods (``value._stack_method``), the pushes (``call._stack_push``) and
+the pops (``call._stack_pop``), each naming the stack (queried with core/ir.py's
+``push_parts``...). A stack is one value for activity: it is active when an active value is
+pushed, and then every value popped from it is active. Pushes and pops stay paired whatever is
+active, because each pass mirrors *every* push and pop of an active stack:
 
 * forward mode keeps a tangent stack next to it: ``dpush(dt1)`` after each push (a zero for
   an inactive value), ``dt1 = dpop()`` after each pop;
@@ -32,76 +32,9 @@ reads it like the first.
 
 import ast
 
-__all__ = ["METHODS", "note_assign", "check_uses", "local_call", "walk_pushes", "push_parts"]
+from ..core.ir import method_of, popped_from, push_parts, walk_pushes
 
-METHODS = {"append": "push", "pop": "pop"}    # list method -> what it does to the stack
-
-
-# --- normalize ---------------------------------------------------------------------------
-def note_assign(norm, name, value):
-    """Remember ``name = s.append`` / ``name = s.pop`` for a list literal ``s`` (a stack)."""
-    if isinstance(value, ast.Attribute) and value.attr in METHODS and isinstance(value.value, ast.Name) \
-            and norm.kinds.get(value.value.id) is ast.List and not norm.tuples.get(value.value.id):
-        value._stack_method = value.value.id
-        norm.stack_methods[name] = (METHODS[value.attr], value.value.id)
-        norm.tuples.pop(value.value.id, None)     # it changes: no longer the literal `[]`
-
-
-def check_uses(norm, core):
-    """A stack is read only through its bound methods (else its pops would not pair up)."""
-    stacks = {s for _, s in norm.stack_methods.values()}
-    through = {id(n.value) for n in ast.walk(core) if getattr(n, "_stack_method", None)}
-    for n in ast.walk(core):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in stacks and id(n) not in through:
-            raise norm.error(f"the list `{n.id}` is changed through bound methods (`.append`/`.pop`) and "
-                             "also read directly, which adjoin cannot differentiate", n,
-                             "collect the values in an array (np.stack / np.concatenate of the pieces) "
-                             "instead of a list, or build the list outside the differentiated function")
-
-
-def local_call(norm, node):
-    """A push or pop through a bound stack method (normalize calls this only for those names;
-    other local callables are calls.py's)."""
-    kind, stack = norm.stack_methods[norm.version[node.func.id]]
-    nargs = 1 if kind == "push" else 0
-    if node.keywords or len(node.args) != nargs:
-        raise norm.error(f"`{node.func.id}(...)` takes {nargs} argument(s) here", node,
-                         "push one value at a time, pop with no arguments")
-    args = [norm.argument(a) for a in node.args]
-    call = ast.copy_location(ast.Call(ast.Name(norm.version[node.func.id], ast.Load()), args, []), node)
-    call._prim = None
-    setattr(call, "_stack_" + kind, stack)
-    return call
-
-
-# --- analysis ----------------------------------------------------------------------------
-def walk_pushes(body):
-    """Every push statement in ``body`` (into branches and loops), in program order."""
-    for s in body:
-        if push_parts(s) is not None:
-            yield s
-        elif isinstance(s, (ast.If, ast.For, ast.While)):
-            yield from walk_pushes(s.body)
-            yield from walk_pushes(s.orelse)
-
-
-def push_parts(s):
-    """(stack name, pushed atom) for a push statement, else None."""
-    if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
-        stack = getattr(s.value, "_stack_push", None)
-        if stack is not None:
-            return stack, s.value.args[0]
-    return None
-
-
-def popped_from(s):
-    """The stack an assignment ``x = pop()`` pops from, else None."""
-    return getattr(s.value, "_stack_pop", None) if isinstance(s, ast.Assign) else None
-
-
-def method_of(s):
-    """The stack an assignment ``push = stack.append`` binds a method of, else None."""
-    return getattr(s.value, "_stack_method", None) if isinstance(s, ast.Assign) else None
+__all__ = ["forward", "handles", "pop_adjoint", "push_adjoint", "push_contributions", "adjoint_prelude"]
 
 
 # --- forward mode ------------------------------------------------------------------------

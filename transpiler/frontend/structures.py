@@ -19,12 +19,11 @@ change a container in place in ways these rules do not model (``extend``, ``pop`
 import ast
 import builtins
 import copy
-import operator
 
-from runtime.rules.containers import append_at, keys_of, setitem, slot, total
+from runtime.rules.containers import append_at, keys_of, setitem
 
 from . import sugar
-from .templates import as_value
+from ..backend.templates import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
            "comprehension",
@@ -273,29 +272,3 @@ def dict_view_iteration(norm, target, it, loc):
         return [sugar._mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in pairs]
 
     return setup, length, bind
-
-
-def indexed_names(core, info):
-    """Names that may hold a list, tuple or dict: indexed, summed, appended to or written into,
-    read slot by slot (a container's cotangent or tangent), and the names they are copies of.
-    Their zero cotangent must not assume an array shape."""
-    from .analysis import walk_assigns
-    out = set()
-    copies = []
-    for s in walk_assigns(core.body):
-        op = info.ops[id(s)]
-        first = op.args[0] if op.args else None
-        if isinstance(first, ast.Name) and op.fn in (operator.getitem, builtins.sum, setitem, append_at,
-                                                     slot, total):     # (the last two: in gradients)
-            out.add(first.id)
-        if op.kind == "copy" and isinstance(first, ast.Name):
-            copies.append((s.targets[0].id, first.id))
-    changed = True
-    while changed:
-        changed = False
-        for target, source in copies:
-            for a, b in ((target, source), (source, target)):
-                if a in out and b not in out:
-                    out.add(b)
-                    changed = True
-    return out

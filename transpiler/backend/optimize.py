@@ -14,7 +14,7 @@ import numpy as np
 
 from runtime.rules import registry
 
-from .reverse import COMMENT
+from ..core.ir import COMMENT, MISSING
 
 __all__ = ["optimize"]
 
@@ -274,13 +274,12 @@ def optimize(fn, ctx):
             if func.id in ctx.injected:
                 return ctx.injected[func.id]
             v = ctx.parsed.scope.lookup(func.id)
-            return None if v is ctx_missing else v
+            return None if v is MISSING else v
         if isinstance(func, ast.Attribute):
             base = resolve(func.value)
             return getattr(base, func.attr, None) if base is not None else None
         return None
 
-    from .parsing import MISSING as ctx_missing
     fn = _Fold(resolve).visit(fn)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     _propagate_copies(fn.body, params)

@@ -10,7 +10,7 @@ import ast
 import builtins
 import keyword
 
-from .parsing import MISSING
+from .ir import MISSING
 
 __all__ = ["Namer", "Context"]
 

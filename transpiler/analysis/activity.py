@@ -18,9 +18,8 @@ import numpy as np
 
 from runtime.rules import registry
 
-from . import stacks
-from .calls import user_function
-from .normalize import CONSTANT_ATTRS
+from ..core.callables import user_function
+from ..core.ir import push_parts, walk_assigns, walk_pushes
 
 __all__ = ["Op", "describe", "analyze", "Analysis", "BINOPS", "UNARYOPS", "CMPOPS"]
 
@@ -45,6 +44,7 @@ _NONDIFF_CALLS = {len, isinstance, type, id, int, bool, str, repr, range, print,
                   np.zeros_like, np.ones_like, np.empty_like, np.eye, np.linspace, np.floor,
                   np.ceil, np.round, np.sign, np.argmax, np.argmin, np.argsort, np.isnan,
                   np.isfinite, np.result_type, np.dtype}
+CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}   # never differentiable
 _REDUCTIONS = {np.sum, np.mean, np.max, np.min, np.prod, np.std, np.var}
 for _name in ("amax", "amin"):
     if hasattr(np, _name):
@@ -138,16 +138,6 @@ def describe(value):
     return Op("unknown", value)
 
 
-def walk_assigns(body):
-    """Every core Assign in ``body`` (into branches), in program order."""
-    for s in body:
-        if isinstance(s, ast.Assign):
-            yield s
-        elif isinstance(s, (ast.If, ast.For, ast.While)):
-            yield from walk_assigns(s.body)
-            yield from walk_assigns(s.orelse)
-
-
 class Analysis:
     def __init__(self, active, useful, scalars, ops):
         self.active = active      # names depending on wrt inputs
@@ -181,7 +171,7 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     for s in assigns:
         ops[id(s)] = describe(s.value)
     active = set(wrt_names)
-    pushes = [stacks.push_parts(p) for p in stacks.walk_pushes(fn.body)]
+    pushes = [push_parts(p) for p in walk_pushes(fn.body)]
     changed = True
     while changed:
         changed = False
@@ -243,8 +233,8 @@ def _mark_useful(body, useful, active, ops):
                 _mark_useful(s.body, useful, active, ops)
                 if len(useful) == size:
                     break
-        elif stacks.push_parts(s) is not None:
-            stack, value = stacks.push_parts(s)
+        elif push_parts(s) is not None:
+            stack, value = push_parts(s)
             if stack in useful:
                 useful.update(n for n in _names(value) if n in active)
         elif isinstance(s, ast.Assign):

@@ -11,11 +11,10 @@ import inspect
 import linecache
 import textwrap
 
-from .errors import TranspileError, Unresolved
+from ..core.errors import TranspileError, Unresolved
+from ..core.ir import MISSING
 
-__all__ = ["Parsed", "Scope", "parse_function", "MISSING"]
-
-MISSING = object()
+__all__ = ["Parsed", "Scope", "parse_function", "wrt_names", "MISSING"]
 
 
 class Scope:
@@ -140,3 +139,27 @@ def parse_function(fn):
     if specialise is not None:
         specialise(parsed)
     return parsed
+
+
+def wrt_names(node, wrt, what="wrt"):
+    """Normalize ``wrt`` (int, name or a tuple of them) to (tuple of parameter names, single)."""
+    a = node.args
+    positional = [p.arg for p in a.posonlyargs + a.args]
+    every = positional + [p.arg for p in a.kwonlyargs]
+    single = not isinstance(wrt, (tuple, list))
+    out = []
+    for w in ([wrt] if single else wrt):
+        if isinstance(w, bool) or not isinstance(w, (int, str)):
+            raise TypeError(f"{what} must be parameter indices or names, not {w!r}")
+        if isinstance(w, int):
+            if not -len(positional) <= w < len(positional):
+                raise ValueError(f"{what}={w}: {node.name}() has {len(positional)} positional "
+                                 f"parameter(s) ({', '.join(positional)})")
+            w = positional[w]
+        elif w not in every:
+            raise ValueError(f"{what}={w!r}: {node.name}() has no parameter named {w!r} "
+                             f"(parameters: {', '.join(every)})")
+        out.append(w)
+    if not out:
+        raise ValueError(f"{what} is empty: name at least one parameter to differentiate with respect to")
+    return tuple(out), single

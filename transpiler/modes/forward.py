@@ -22,8 +22,11 @@ import operator
 
 import numpy as np
 
-from . import calls, stacks, templates
-from .reverse import Reverse, comment
+from . import calls
+from . import stacks
+from ..backend import templates
+from ..core.ir import comment
+from .reverse import Reverse
 
 __all__ = ["forward", "Forward"]
 
@@ -59,7 +62,7 @@ class Forward:
 
     def indexed(self):
         if getattr(self, "_indexed", None) is None:
-            from .structures import indexed_names
+            from ..analysis.containers import indexed_names
             self._indexed = indexed_names(self.core, self.info)
         return self._indexed
 

@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from .reverse import COMMENT
+from ..core.ir import COMMENT
 
 try:
     with warnings.catch_warnings():       # astor 0.8 touches ast.Num on import (3.12+)

@@ -11,7 +11,7 @@ One reverse pass, two functions::
         return bx                 # a tuple for a tuple ``wrt``
 
 ``vjp`` runs ``fwd`` once and keeps ``saved`` for its pullback, so the primal is never
-re-run; calls to user functions (calls.py) nest these pairs, and the nested ``saved``
+re-run; calls to user functions (calls.py, callees.py) nest these pairs, and the nested ``saved``
 tuples are the call stack of a recursion.  The backward is built and optimized first:
 the names it still reads after optimization decide what the forward returns.
 """
@@ -19,14 +19,15 @@ the names it still reads after optimization decide what the forward returns.
 import ast
 import copy
 
-from . import calls
-from .analysis import analyze
-from .calls import callee_sources
-from .codegen import compile_function, free_names, module_source, to_source
-from .context import Context
-from .normalize import normalize
-from .optimize import optimize
-from .parsing import parse_function
+from . import callees
+from ..analysis.activity import analyze
+from .callees import callee_sources
+from ..backend.codegen import compile_function, free_names, module_source, to_source
+from ..core.context import Context
+from ..core.ir import output_names
+from ..frontend.normalize import normalize
+from ..backend.optimize import optimize
+from ..frontend.parsing import parse_function, wrt_names
 from .reverse import Reverse, function_def
 
 __all__ = ["Split", "transform_split"]
@@ -93,18 +94,17 @@ def _params(args):
 
 def transform_split(fn, wrt=0, note=None):
     """Generate the split pair of ``fn`` with respect to ``wrt``.  Raises TranspileError or Unresolved."""
-    from .api import _output_names, wrt_names
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     core = normalize(ctx)
-    info = analyze(core, names, _output_names(core))
-    fname = ctx.namer.claim(f"fwd_{calls.label(fn)}")
-    bname = ctx.namer.claim(f"bwd_{calls.label(fn)}")
+    info = analyze(core, names, output_names(core))
+    fname = ctx.namer.claim(f"fwd_{callees.label(fn)}")
+    bname = ctx.namer.claim(f"bwd_{callees.label(fn)}")
     seed = ctx.namer.claim("bout")
     saved = ctx.namer.claim("saved")
     for role, name in (("forward", fname), ("backward", bname)):
-        ctx._by_id[id(calls.proxy(parsed.fn, names, role))] = name   # recursion calls itself by name
+        ctx._by_id[id(callees.proxy(parsed.fn, names, role))] = name   # recursion calls itself by name
     rev = Reverse(ctx, core, info, names, False, bname, seed)
     sw = rev.sweeps()
     sw.adjoint = copy.deepcopy(sw.adjoint)      # the sweeps share nodes (an `if`'s test): the

@@ -1,0 +1,1 @@
+"""Analyses: facts about the core IR that the modes read (activity, scalars)."""

@@ -1,0 +1,2 @@
+"""The front end: Python source -> the core IR (parsing, desugaring, structures, closures,
+``tf.*`` calls)."""

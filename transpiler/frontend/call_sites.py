@@ -1,0 +1,97 @@
+"""Call sites: ``f(...)`` of a global function (resolved now), of a local callable (found when
+the code runs), of a nested function (inlined), a method of a local value (array methods
+become the numpy functions they stand for: ``x.sum(axis=0)`` -> ``np.sum(x, axis=0)``), and
+a push or pop of a generated gradient's stack.
+"""
+
+import ast
+
+import numpy as np
+
+from . import inline
+from . import stacks
+from . import structures
+
+__all__ = ["CallSites", "ARRAY_METHODS"]
+
+
+# array methods that are numpy functions with the array as first argument
+ARRAY_METHODS = {
+    "sum", "mean", "prod", "max", "min", "std", "var", "dot", "reshape", "transpose",
+    "ravel", "flatten", "squeeze", "swapaxes", "clip", "cumsum", "cumprod", "repeat", "take",
+    "trace", "diagonal", "round", "conj", "conjugate", "all", "any", "argmax", "argmin",
+    "nonzero", "copy", "astype", "ptp", "sort", "argsort",
+}
+
+_VARARG_METHODS = {"reshape", "transpose"}   # x.reshape(2, 3) == np.reshape(x, (2, 3))
+
+_METHOD_FUNCTION = {"flatten": "ravel", "conj": "conjugate"}
+
+
+class CallSites:
+    """Mixin of Normalizer: calls and their arguments."""
+
+    def call(self, node):
+        func = node.func
+        if any(k.arg is None for k in node.keywords):
+            raise self.error("**keyword arguments are not supported", node, "pass keywords one by one")
+        if isinstance(func, ast.Name) and self.version.get(func.id) in self.stack_methods:
+            return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
+        # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
+        if isinstance(func, ast.Attribute) and not self.static(func):
+            base = self.expr(func.value)
+            args = [self.argument(a) for a in node.args]
+            keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
+            meth = func.attr
+            if meth in ARRAY_METHODS:
+                attr = _METHOD_FUNCTION.get(meth, meth)
+                if attr == "astype" and not hasattr(np, "astype"):
+                    attr = None
+                if attr is not None:
+                    if meth in _VARARG_METHODS and len(args) > 1:
+                        args = [ast.Tuple(args, ast.Load())]
+                    if meth == "transpose" and len(args) == 1 and isinstance(args[0], ast.Constant) \
+                            and args[0].value is None:
+                        args = []
+                    return self.numpy_call(getattr(np, attr), attr, [base] + args, keywords, node)
+            call = ast.copy_location(ast.Call(ast.Attribute(base, meth, ast.Load()), args, keywords), node)
+            call._prim = None
+            call._method = meth
+            return call
+        if isinstance(func, ast.Name) and inline.is_local_function(self, func.id):
+            return inline.call(self, node)
+        if isinstance(func, ast.Name) and func.id in self.version:
+            # a local callable (a parameter, a function passed in): found when the code runs
+            call = ast.copy_location(ast.Call(self.value(func), [self.argument(a) for a in node.args],
+                                              [ast.keyword(k.arg, self.argument(k.value))
+                                               for k in node.keywords]), node)
+            call._prim = None
+            call._dynamic = True
+            return call
+        fn = self.resolve(func)
+        special = structures.special_call(self, fn, node)
+        if special is not None:
+            return special
+        if isinstance(func, ast.Name):
+            new_func = ast.copy_location(ast.Name(func.id, ast.Load()), func)
+        else:
+            new_func = self.value(func)
+        args = [self.argument(a) for a in node.args]
+        keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
+        call = ast.copy_location(ast.Call(new_func, args, keywords), node)
+        call._prim = fn
+        return call
+
+    def argument(self, node):
+        if isinstance(node, ast.Starred):
+            raise self.error("star-arguments are not supported", node, "pass the arguments one by one")
+        if isinstance(node, (ast.Tuple, ast.List)):
+            v = self.value(node)
+            return v
+        return self.expand(self.expr(node))
+
+    def numpy_call(self, fn, attr, args, keywords, node):
+        func = self.ctx.ref_attr(np, "np", attr)
+        call = ast.copy_location(ast.Call(func, args, keywords), node)
+        call._prim = fn
+        return call

@@ -1,0 +1,154 @@
+"""The state of one normalization and the helpers every construct uses.
+
+``Emitter`` holds the SSA versions of the user's names and the core statements emitted so
+far; the constructs (statements.py, loops.py, expressions.py, call_sites.py and the modules
+they call) build on ``emit``/``assign``/``expr``.  Together they make normalize.Normalizer.
+"""
+
+import ast
+
+import numpy as np
+
+from ..core.errors import Unresolved
+from . import stacks
+from . import structures
+
+__all__ = ["Emitter", "is_atom"]
+
+_VIEWS = {np.reshape, np.transpose, np.ravel, np.squeeze, np.expand_dims, np.swapaxes, np.moveaxis,
+          np.broadcast_to, np.flip, np.asarray, np.diagonal, np.atleast_1d, np.atleast_2d}
+
+
+def _view_base(value):
+    """The local name whose array ``value`` may share (a copy, slice or view), else None."""
+    if isinstance(value, ast.Name) and not getattr(value, "_static", False):
+        return value.id
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        return value.value.id
+    if isinstance(value, ast.Call) and getattr(value, "_prim", None) in _VIEWS and value.args \
+            and isinstance(value.args[0], ast.Name):
+        return value.args[0].id
+    return None   # evaluated as-is; never differentiable
+
+
+def is_atom(node):
+    return isinstance(node, (ast.Name, ast.Constant)) or getattr(node, "_static", False)
+
+
+class Emitter:
+    """Base of Normalizer: the SSA state of one function and how core statements are emitted."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.parsed = ctx.parsed
+        self.scope = ctx.parsed.scope
+        self.version = {}        # user name -> current SSA name
+        self.tuples = {}         # SSA name -> list of atoms (tuple literals)
+        self.out = []            # statements being emitted
+        self.src = None          # user statement being normalized
+        self.first_stored = set()
+        self.kinds = {}          # SSA name -> ast.Tuple or ast.List (tuple-literal variables)
+        self.shared = set()      # SSA names whose array another name may share (copies, views)
+        self.stack_methods = {}  # SSA name -> ("push" | "pop", stack): a generated gradient's stacks
+        self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
+        self.unbound_after = set()  # range-loop targets with no value before the loop (see for_statement)
+
+    # --- emitting -----------------------------------------------------------------------
+    def error(self, message, node, hint=None):
+        return self.ctx.error(message, node, hint)
+
+    def emit(self, stmt, loc=None):
+        stmt._src = self.src
+        ast.copy_location(stmt, loc if loc is not None else self.src)
+        self.out.append(stmt)
+        return stmt
+
+    def assign(self, name, value, loc=None):
+        base = _view_base(value)
+        if base is not None:
+            # an element read (t = x[i]) may be a view of a row of x: x[j] = ... keeps t's value
+            # (as Python does for a 1-d x), but `x += ...` changing the whole x is refused below
+            if structures.element_read(value):
+                self.shared.add(name)
+                self.read_into.add(base)
+            else:
+                self.shared.update((name, base))
+        stacks.note_assign(self, name, value)
+        return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
+
+    def temp(self, value, loc):
+        name = self.ctx.namer.temp()
+        self.assign(name, value, loc)
+        if isinstance(value, (ast.Tuple, ast.List)):
+            self.tuples[name] = list(value.elts)
+            self.kinds[name] = type(value)
+        return ast.Name(name, ast.Load())
+
+    def store(self, user_name):
+        """A fresh SSA name for an assignment to ``user_name``."""
+        if user_name in self.version or user_name in self.first_stored:
+            name = self.ctx.namer.claim(user_name)
+        else:
+            name = user_name            # the first assignment keeps the user's name
+        self.first_stored.add(user_name)
+        self.version[user_name] = name
+        getattr(self, "local_fns", {}).pop(user_name, None)     # no longer a nested function
+        return name
+
+    def make_assign(self, name, value, loc):
+        s = ast.Assign([ast.Name(name, ast.Store())], value)
+        s._src = self.src
+        return ast.copy_location(s, loc)
+
+    def atom_name(self, atom, loc):
+        """``atom`` as a local name (constants and globals get a temporary)."""
+        if isinstance(atom, ast.Name) and not getattr(atom, "_static", False):
+            return atom
+        name = self.ctx.namer.temp()
+        self.assign(name, atom, loc)
+        return ast.Name(name, ast.Load())
+
+    # --- blocks and atoms -----------------------------------------------------------------
+    def block(self, stmts):
+        for stmt in stmts:
+            saved, self.src = self.src, stmt
+            self.statement(stmt)
+            self.src = saved
+
+    def sub_block(self, stmts):
+        """Normalize ``stmts`` into a fresh list; returns (statements, versions after)."""
+        saved_out, saved_version = self.out, dict(self.version)
+        self.out = []
+        self.block(stmts)
+        out, after = self.out, self.version
+        self.out, self.version = saved_out, saved_version
+        return out, after
+
+    def expand(self, atom):
+        """A tuple-literal variable as its tuple (so returns and call arguments see elements)."""
+        if isinstance(atom, ast.Name) and atom.id in self.tuples:
+            kind = self.kinds.get(atom.id, ast.Tuple)
+            return kind([self.expand(e) for e in self.tuples[atom.id]], ast.Load())
+        return atom
+
+    def expr(self, node):
+        """Normalize ``node`` to an atom, emitting statements for its parts."""
+        value = self.value(node)
+        if is_atom(value):
+            return value
+        return self.temp(value, node)
+
+    def static(self, node):
+        """True when ``node`` is a dotted name rooted at a global/closure name (np.pi)."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id not in self.version
+
+    def resolve(self, node):
+        try:
+            return self.scope.evaluate(node)
+        except Unresolved as e:
+            if isinstance(node, ast.Attribute):
+                raise self.error(f"`{ast.unparse(node)}` does not exist", node,
+                                 "check the spelling of the attribute") from None
+            raise Unresolved(e.name, node) from None

@@ -1,0 +1,193 @@
+"""Loops: ``for`` over a ``range`` stays a core ``for``; any other iterable (``zip``,
+``enumerate``, ``reversed``, dict views, sequences) and a ``for`` with a ``break`` become an
+index loop; ``while`` keeps its condition in a name assigned before and at the end of the body.
+
+Names the body assigns that live across iterations are *carried*: assigned before the loop and
+again at the end of the body (the back edges), so the core stays in SSA form between loops.
+"""
+
+import ast
+import copy
+
+from ..core.errors import Unresolved
+from . import structures
+from .restructure import _assign, _mk
+
+__all__ = ["Loops"]
+
+
+class Loops:
+    """Mixin of Normalizer: ``for`` and ``while``."""
+
+    def assigned_names(self, stmts):
+        out = set()
+        for st in stmts:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    out.add(n.id)
+                elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                    out.add(n.target.id)
+        return out | structures.mutated_names(stmts)
+
+    def loaded_outside(self, loop):
+        inside = {id(n) for n in ast.walk(loop)}
+        return {n.id for st in self.fn_body for n in ast.walk(st)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside}
+
+    def enter_loop(self, loop, stmts, exclude=()):
+        """Carried names: user variables the body assigns that live across iterations."""
+        assigned = self.assigned_names(stmts) - set(exclude)
+        outside = self.loaded_outside(loop)
+        carried = []
+        for user in sorted(assigned):
+            if user in self.version or user in outside:
+                name = self.ctx.namer.claim(user)
+                src = self.version.get(user)
+                self.emit(self.make_assign(name, ast.Name(src, ast.Load()) if src else ast.Constant(None), loop),
+                          loop)
+                if src in self.shared:
+                    self.shared.add(name)
+                if src in self.read_into:
+                    self.read_into.add(name)
+                self.first_stored.add(user)
+                self.version[user] = name
+                carried.append((user, name))
+        return carried
+
+    def back_edges(self, carried, loc):
+        structures.check_carried_writes(self, carried)
+        for user, name in carried:
+            current = self.version.get(user)
+            if current != name:
+                src = self.out[-1]._src if self.out and getattr(self.out[-1], "_src", None) else self.src
+                st = self.make_assign(name, ast.Name(current, ast.Load()) if current else ast.Constant(None), loc)
+                st._backedge = True
+                self.out.append(st)
+                st._src = src
+            self.version[user] = name
+
+    def for_statement(self, s):
+        it = s.iter
+        fn = None
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id not in self.version:
+            try:
+                fn = self.resolve(it.func)
+            except Unresolved:
+                fn = None
+        brk = getattr(s, "_break", None)
+        if fn is range and isinstance(s.target, ast.Name) and not it.keywords and brk is None \
+                and not any(isinstance(a, ast.Starred) for a in it.args):
+            args = [self.expr(a) for a in it.args]
+            carried = self.enter_loop(s, s.body, exclude=[s.target.id])
+            previous = self.version.get(s.target.id)
+            target = self.store(s.target.id)
+            if previous is not None and previous not in self.unbound_after:
+                # zero trips leave the target at its previous value, as in Python
+                self.emit(self.make_assign(target, ast.Name(previous, ast.Load()), s), s)
+            else:
+                self.unbound_after.add(target)   # unbound after zero trips, as in Python
+            before = dict(self.version)
+            self.version[s.target.id] = target
+            saved_out, self.out = self.out, []
+            self.block(s.body)
+            self.back_edges(carried, s)
+            body, self.out = self.out, saved_out
+            self.version = before
+            self.version[s.target.id] = target
+            call = ast.copy_location(ast.Call(ast.Name(it.func.id, ast.Load()), args, []), it)
+            call._prim = range
+            loop = ast.copy_location(ast.For(ast.Name(target, ast.Store()), call, body or [ast.Pass()], [], None), s)
+            loop._carried = [c for _, c in carried]
+            loop._src = self.src
+            self.out.append(loop)
+            return
+        # any other iterable: an index loop over its length
+        setup, length, bind = self.iteration(s.target, it, fn, s)
+        k = self.ctx.namer.claim("k")
+        for st in setup:
+            self.statement(st)
+        if brk is None:
+            rng = _mk(ast.Call(ast.Name(self.ctx.ref(range, "range").id, ast.Load()), [length], []), s)
+            new = _mk(ast.For(ast.Name(k, ast.Store()), rng, bind(k) + list(s.body), [], None), s)
+            return self.for_statement(new)
+        # with break: k = 0; while not broke and k < n: target = seq[k]; k += 1; body
+        n = self.ctx.namer.claim("n")
+        self.statement(_assign(n, length, s))
+        self.statement(_assign(k, ast.Constant(0), s))
+        test = _mk(ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), ast.Name(brk, ast.Load())),
+                                          ast.Compare(ast.Name(k, ast.Load()), [ast.Lt()],
+                                                      [ast.Name(n, ast.Load())])]), s)
+        step = _assign(k, ast.BinOp(ast.Name(k, ast.Load()), ast.Add(), ast.Constant(1)), s)
+        self.while_statement(_mk(ast.While(test, bind(k) + [step] + list(s.body), []), s))
+
+    def iteration(self, target, it, fn, loc):
+        """(setup statements, length expression, k -> statements binding the target)."""
+        load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
+        if fn in (zip, enumerate) and not it.keywords[1:] and it.args:
+            if fn is enumerate:
+                seqs = it.args[:1]
+                start = it.args[1] if len(it.args) > 1 else (it.keywords[0].value if it.keywords else ast.Constant(0))
+            else:
+                seqs, start = it.args, None
+            seqs = [self.unreversed(sq) for sq in seqs]
+            names = [self.ctx.namer.claim("seq") for _ in seqs]
+            setup = [_assign(nm, sq, loc) for nm, sq in zip(names, seqs)]
+            lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
+            length = lens[0] if len(lens) == 1 else ast.Call(ast.Name("min", ast.Load()), lens, [])
+            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == (2 if fn is enumerate else len(seqs)):
+                def bind(k):
+                    items = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
+                             else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
+                    items += [ast.Subscript(load(nm), load(k), ast.Load()) for nm in names]
+                    return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items)]
+                return setup, _mk(length, loc), bind
+            raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
+                             "names in the for statement", target, "write `for i, x in ...`")
+        views = structures.dict_view_iteration(self, target, it, loc)
+        if views is not None:
+            return views
+        if fn is range:
+            name = self.ctx.namer.claim("seq")
+            return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
+                    lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
+                                              ast.Subscript(load(name), load(k), ast.Load())), loc)])
+        it = self.unreversed(it)
+        name = self.ctx.namer.claim("seq")
+        return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
+                lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
+                                          ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def unreversed(self, node):
+        """``reversed(seq)`` as ``seq[::-1]``: ranges, arrays and lists slice to something indexable."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.version \
+                and len(node.args) == 1 and not node.keywords:
+            try:
+                fn = self.resolve(node.func)
+            except Unresolved:
+                return node
+            if fn is reversed:
+                return _mk(ast.Subscript(node.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load()), node)
+        return node
+
+    def while_statement(self, s):
+        if s.orelse:
+            raise self.error("`while ... else` is handled by the restructuring step", s, "")
+        carried = self.enter_loop(s, s.body + [ast.Expr(s.test)])
+        cond = self.ctx.namer.claim("cond")
+        self.assign(cond, self.expr(s.test), s.test)
+        before = dict(self.version)
+        saved_out, self.out = self.out, []
+        self.block(s.body)
+        saved_src, self.src = self.src, s
+        new = self.expr(s.test)
+        st = self.make_assign(cond, new, s.test)
+        st._backedge = True
+        self.emit(st, s.test)
+        self.back_edges(carried, s)
+        self.src = saved_src
+        body, self.out = self.out, saved_out
+        self.version = before
+        loop = ast.copy_location(ast.While(ast.Name(cond, ast.Load()), body, []), s)
+        loop._carried = [c for _, c in carried] + [cond]
+        loop._src = self.src
+        self.out.append(loop)

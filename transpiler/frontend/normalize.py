@@ -1,0 +1,83 @@
+"""Pass 2: desugar a function body into the core IR (its contract: core/ir.py).
+
+Every reassigned user name gets a fresh version (SSA), so the adjoint can read every
+intermediate value without saving anything.  Calls are annotated with the resolved callable
+(``node._prim``); each statement remembers the user's statement it came from (``_src``).
+
+Each Python construct is lowered in one place:
+
+* before normalizing: ``with``/``try`` (sugar.py), ``break``/``continue``/early ``return``
+  (restructure.py);
+* statements.py: assignments, ``if``, ``return``, expression statements, ``assert``, refusals;
+* loops.py: ``for`` and ``while``;
+* expressions.py: operators, comparisons, ``and``/``or``, conditional expressions,
+  attributes, subscripts, tuple and list literals;
+* call_sites.py: calls and array methods;
+* structures.py: writes into arrays and containers, comprehensions, dict literals;
+* inline.py: nested functions and lambdas; stacks.py: a generated gradient's stacks;
+* after normalizing: ``tf.*`` calls as the numpy primitives they are (tfcalls.py).
+
+emitter.py holds the state they share (versions, emitted statements).
+"""
+
+import ast
+
+from . import stacks
+from . import sugar
+from .call_sites import ARRAY_METHODS, CallSites
+from .emitter import Emitter, is_atom
+from .expressions import Expressions
+from .loops import Loops
+from .restructure import Restructure
+from .statements import Statements
+from .tfcalls import rewrite_tf_calls
+
+__all__ = ["normalize", "Normalizer", "ARRAY_METHODS", "is_atom"]
+
+
+class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
+    """One function's normalization: each Python construct is lowered by one mixin."""
+
+    def run(self):
+        fn = self.parsed.node
+        a = fn.args
+        if a.vararg or a.kwarg:
+            # allowed for the primal, but their names are ordinary locals
+            for extra in (a.vararg, a.kwarg):
+                if extra is not None:
+                    self.ctx.namer.taken.add(extra.arg)
+                    self.version[extra.arg] = extra.arg
+        for arg in a.posonlyargs + a.args + a.kwonlyargs:
+            self.ctx.namer.taken.add(arg.arg)
+            self.version[arg.arg] = arg.arg
+        body = list(fn.body)
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]
+        self.ctx.handlers = []
+        body = sugar.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
+        self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
+        returned = False
+        for stmt in body:
+            self.src = stmt
+            self.statement(stmt)
+            if isinstance(stmt, ast.Return):
+                returned = True
+                break
+        if not returned:
+            raise self.error(f"{fn.name}() has no return statement at its end, so it returns None",
+                             fn, "return the value to differentiate as the function's last statement")
+        new = ast.FunctionDef(fn.name, fn.args, self.out, [], None)
+        if hasattr(ast.FunctionDef, "type_params") or "type_params" in ast.FunctionDef._fields:
+            new.type_params = []
+        ast.copy_location(new, fn)
+        new._tuples = self.tuples
+        new._stack_methods = self.stack_methods
+        stacks.check_uses(self, new)
+        return new
+
+
+def normalize(ctx):
+    """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef
+    (``tf.*`` calls already written as the numpy primitives they are: tfcalls.py)."""
+    return rewrite_tf_calls(Normalizer(ctx).run(), ctx)

@@ -1,0 +1,201 @@
+"""Statements: assignments (plain, unpacking, augmented), ``if``, ``return``, expression
+statements and ``assert``; and the statements that are refused, with why.
+
+Loops are loops.py's, nested ``def`` inline.py's, writes into containers structures.py's.
+"""
+
+import ast
+
+from . import inline
+from . import structures
+
+__all__ = ["Statements"]
+
+
+_UNSUPPORTED_STMT = {
+    ast.ClassDef: ("class definitions inside a differentiated function are not supported",
+                   "define the class at module level"),
+    ast.Global: ("`global` declares a module variable to write, and a differentiated function cannot "
+                 "change module state", "read globals freely; return the new value instead of writing it"),
+    ast.Nonlocal: ("`nonlocal` is not supported", "pass the value as an argument instead"),
+    ast.Delete: ("`del` is not supported", "remove the del statement"),
+    ast.Import: ("imports inside a differentiated function are not supported", "import at module level"),
+    ast.ImportFrom: ("imports inside a differentiated function are not supported", "import at module level"),
+    ast.Raise: ("`raise` inside a differentiated function is not supported: a gradient cannot pass "
+                "through an exception", "check inputs before calling the differentiated function "
+                "(an `assert` is kept and is fine)"),
+}
+
+for _name, _msg in (("AsyncFor", "`async for`"), ("AsyncWith", "`async with`"), ("TryStar", "`try`"),
+                    ("Match", "`match` statements")):
+    if hasattr(ast, _name):
+        _UNSUPPORTED_STMT[getattr(ast, _name)] = (f"{_msg} is not supported yet",
+                                                  "rewrite it with numpy operations")
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+        ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+        ast.LShift: "<<", ast.RShift: ">>"}
+
+
+class Statements:
+    """Mixin of Normalizer: one method per statement kind."""
+
+    def statement(self, s):
+        kind = type(s)
+        if kind is ast.If:
+            return self.if_statement(s)
+        if kind is ast.For:
+            return self.for_statement(s)
+        if kind is ast.While:
+            return self.while_statement(s)
+        if kind in (ast.Break, ast.Continue):
+            raise self.error(f"`{'break' if kind is ast.Break else 'continue'}` here is not supported", s,
+                             "use it directly inside a for/while loop body (or an if inside one)")
+        if kind is ast.FunctionDef:
+            return inline.define(self, s)        # inlined where it is called (inline.py)
+        if kind in _UNSUPPORTED_STMT:
+            msg, hint = _UNSUPPORTED_STMT[kind]
+            raise self.error(msg, s, hint)
+        if isinstance(s, ast.Pass):
+            return
+        if isinstance(s, ast.Return):
+            if s.value is None:
+                raise self.error("the function returns None", s, "return the value to differentiate")
+            if isinstance(s.value, ast.Tuple):
+                elts = [self.expr(e) for e in s.value.elts]
+                value = ast.Tuple([self.expand(e) for e in elts], ast.Load())
+            else:
+                value = self.expand(self.expr(s.value))
+            self.emit(ast.Return(value), s)
+            return
+        if isinstance(s, ast.Assign):
+            if len(s.targets) == 1:
+                self.bind(s.targets[0], s.value)
+            else:
+                atom = self.expr(s.value)
+                for t in s.targets:
+                    self.bind_atom(t, atom)
+            return
+        if isinstance(s, ast.AnnAssign):
+            if s.value is None:
+                return
+            self.bind(s.target, s.value)
+            return
+        if isinstance(s, ast.AugAssign):
+            if isinstance(s.target, ast.Subscript):
+                return structures.augmented_item(self, s)
+            if not isinstance(s.target, ast.Name):
+                raise self.error("augmented assignment to an attribute is not supported", s,
+                                 "keep the value in a local variable")
+            current = self.version.get(s.target.id)
+            if current in self.shared or current in self.read_into:
+                raise self.error(f"`{s.target.id} {_OPS.get(type(s.op), '?')}= ...` would change in place an "
+                                 f"array that another name also refers to (a copy, view or slice), and "
+                                 "adjoin treats it as a new value", s,
+                                 f"write `{s.target.id} = {s.target.id} {_OPS.get(type(s.op), '?')} ...` "
+                                 "(or take a .copy() first) so both meanings agree")
+            load = ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target)
+            self.bind(s.target, ast.copy_location(ast.BinOp(load, s.op, s.value), s))
+            return
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant):
+                return
+            if structures.method_statement(self, s):
+                return
+            value = self.value(s.value)
+            if getattr(value, "_stack_pop", None):
+                self.temp(value, s)     # a bare pop() is named, so each pass mirrors it (stacks.py)
+            elif isinstance(value, ast.Call):
+                self.emit(ast.Expr(value), s)
+            return
+        if isinstance(s, ast.Assert):
+            test = self.expr(s.test)
+            msg = self.expr(s.msg) if s.msg is not None else None
+            self.emit(ast.Assert(test, msg), s)
+            return
+        raise self.error(f"{kind.__name__} statements are not supported", s,
+                         "rewrite the function as straight-line numpy code")
+
+    def if_statement(self, s):
+        test = self.atom_name(self.expr(s.test), s.test)
+        body, vb = self.sub_block(s.body)
+        orelse, vo = self.sub_block(s.orelse)
+        for user in sorted(set(vb) | set(vo)):
+            if vb.get(user) == vo.get(user):
+                if user in vb:
+                    self.version[user] = vb[user]
+                continue
+            merged = self.ctx.namer.claim(user)
+            for out, ver in ((body, vb), (orelse, vo)):
+                src = ver.get(user)
+                value = ast.Name(src, ast.Load()) if src is not None else ast.Constant(None)
+                if src in self.shared:
+                    self.shared.add(merged)
+                if src in self.read_into:
+                    self.read_into.add(merged)
+                out.append(self.make_assign(merged, value, s))
+            self.first_stored.add(user)
+            self.version[user] = merged
+        self.emit(ast.If(test, body or [ast.Pass()], orelse or [ast.Pass()]), s)
+
+    def bind(self, target, value_node):
+        """``target = value_node``: the common single-target assignment."""
+        if isinstance(target, ast.Name) and isinstance(value_node, ast.Lambda):
+            return inline.define_lambda(self, target, value_node)
+        if isinstance(target, ast.Name):
+            value = self.value(value_node)
+            name = self.store(target.id)
+            self.assign(name, value, value_node)
+            if isinstance(value, (ast.Tuple, ast.List)):
+                self.tuples[name] = list(value.elts)
+                self.kinds[name] = type(value)
+            elif isinstance(value, ast.Name) and value.id in self.tuples:
+                self.tuples[name] = self.tuples[value.id]
+                self.kinds[name] = self.kinds.get(value.id, ast.Tuple)
+            return
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value_node, (ast.Tuple, ast.List)) \
+                and not any(isinstance(e, ast.Starred) for e in target.elts):
+            if any(isinstance(e, ast.Starred) for e in value_node.elts):
+                raise self.error("starred unpacking is not supported", target, "unpack element by element")
+            if len(target.elts) != len(value_node.elts):
+                raise self.error(f"cannot unpack {len(value_node.elts)} values into "
+                                 f"{len(target.elts)} names", target, "make both sides the same length")
+            atoms = [self.expr(v) for v in value_node.elts]      # all right-hand sides first
+            for t, a in zip(target.elts, atoms):
+                self.bind_atom(t, a)
+            return
+        self.bind_atom(target, self.expr(value_node))
+
+    def bind_atom(self, target, atom):
+        if isinstance(target, ast.Name):
+            name = self.store(target.id)
+            self.assign(name, atom, target)
+            if isinstance(atom, ast.Name) and atom.id in self.tuples:
+                self.tuples[name] = self.tuples[atom.id]
+                self.kinds[name] = self.kinds.get(atom.id, ast.Tuple)
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                return structures.starred_unpack(self, target, atom)
+            elts = self.tuples.get(atom.id) if isinstance(atom, ast.Name) else None
+            if elts is not None:
+                if len(elts) != len(target.elts):
+                    raise self.error(f"cannot unpack {len(elts)} values into {len(target.elts)} names",
+                                     target, "make both sides the same length")
+                for t, e in zip(target.elts, elts):
+                    self.bind_atom(t, e)
+                return
+            for i, t in enumerate(target.elts):
+                item = ast.copy_location(ast.Subscript(atom, ast.Constant(i), ast.Load()), target)
+                if isinstance(t, ast.Name):
+                    name = self.store(t.id)
+                    self.assign(name, item, target)
+                else:
+                    self.bind_atom(t, self.temp(item, target))
+            return
+        if isinstance(target, ast.Subscript):
+            return structures.store_item(self, target, atom)
+        if isinstance(target, ast.Attribute):
+            raise self.error("assigning to an attribute is not supported", target,
+                             "keep the value in a local variable")
+        raise self.error(f"cannot assign to {type(target).__name__}", target, "assign to a plain name")

@@ -1,0 +1,172 @@
+"""The adjoint of one core assignment: a copy, a primitive (its rule's VJP templates inlined),
+a tuple or list literal, a call to a user function (calls.py), a stack pop (stacks.py); and
+the errors for what has no derivative.  The forward pass reuses ``unknown``, ``same_shape``
+and ``source_of``.
+"""
+
+import ast
+import operator
+import types
+
+import numpy as np
+
+from ..backend import templates
+from ..core.ir import comment
+from . import calls
+from . import stacks
+
+__all__ = ["StatementAdjoints"]
+
+
+class StatementAdjoints:
+    """Mixin of Reverse: ``statement`` appends the adjoint of one assignment."""
+
+    def statement(self, s, out, has):
+        if stacks.popped_from(s) is not None:
+            return stacks.pop_adjoint(self, s, out, has)
+        target = s.targets[0].id
+        if not self.info.needs_adjoint(target) or target not in has:
+            return
+        op = self.info.ops[id(s)]
+        g = self.load(self.adj(target))
+        block = []
+        if op.kind == "copy":
+            self.contribute(block, has, op.args[0].id, g)
+        elif op.kind == "unknown":
+            raise self.unknown(op, s)
+        elif op.kind == "call":
+            calls.reverse_call(self, op, s, g, block, has)
+        elif calls.tuple_item(self, op, s, g, block, has):
+            pass
+        elif op.kind == "prim":
+            self.primitive(op, s, g, block, has)
+        elif op.kind == "tuple":
+            self.elements(op, g, block, has)
+        has.discard(target)      # the value is overwritten here: its adjoint starts again
+        if block:
+            src = getattr(s, "_src", None)
+            if src is not None and src is not self.last_src:
+                out.append(comment("grad of: " + self.source_of(src)))
+                self.last_src = src
+            out.extend(block)
+
+    def elements(self, op, g, block, has):
+        """A tuple/list literal: element j gets slot j of the cotangent (a Grads, tuple or array)."""
+        from runtime.rules.containers import slot
+        for j, e in enumerate(op.args):
+            if isinstance(e, ast.Name) and self.info.needs_adjoint(e.id):
+                self.contribute(block, has, e.id, ast.Call(self.ctx.ref(slot, "slot"), [g, ast.Constant(j), e], []))
+
+    def source_of(self, src):
+        """The user's statement for a comment; compound statements by their header line."""
+        if isinstance(src, (ast.If, ast.For, ast.While)):
+            line = self.ctx.parsed.line(src.lineno).strip()
+            return line if line.endswith(":") else self.ctx.parsed.segment(src)
+        return self.ctx.parsed.segment(src)
+
+    def unknown(self, op, s):
+        node = op.node
+        if isinstance(node, ast.Call):
+            fn = op.fn
+            if fn is None:
+                meth = getattr(node, "_method", "?")
+                return self.ctx.error(f"the method `.{meth}()` has no derivative rule", node,
+                                      f"use the numpy function instead (np.{meth}(x, ...)) or add a rule "
+                                      "with runtime.rules.define(...) in runtime/rules/numpy_extra.py")
+            user = isinstance(fn, types.FunctionType) and not fn.__module__.startswith(("numpy", "runtime"))
+            name = fn.__qualname__ if user else _qualname(fn)
+            if user:
+                return self.ctx.error(
+                    f"calling the user function {name}() with a differentiable argument is not "
+                    "supported yet", node,
+                    f"inline {name}'s body here for now, or make it a primitive: "
+                    f"runtime.rules.define({name}, vjp=(...,)) with one VJP rule per argument")
+            return self.ctx.error(
+                f"{name} has no derivative rule", node,
+                f"add one in runtime/rules/numpy_extra.py: def {getattr(fn, '__name__', 'f')}_vjp(g, ans, x, ...): "
+                f"return ...; runtime.rules.define({name}, vjp=({getattr(fn, '__name__', 'f')}_vjp,))")
+        if isinstance(node, ast.Attribute):
+            return self.ctx.error(f"reading the attribute `.{node.attr}` of a differentiable value is "
+                                  "not supported", node, "use the numpy function for it instead")
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+            return self.ctx.error(f"the operator {_qualname(op.fn)} has no derivative rule", node,
+                                  "add one in runtime/rules/numpy_extra.py with runtime.rules.define(...)")
+        return self.ctx.error(f"this {type(node).__name__} expression cannot be differentiated", node,
+                              "compute it outside the differentiated function")
+
+    def primitive(self, op, s, g, block, has):
+        info = self.info
+        rule = op.rule
+        ans = s.targets[0]
+        for key, v in op.kwargs.items():
+            if any(n in info.active for n in _names(v)):
+                raise self.ctx.error(f"the differentiable value `{ast.unparse(v)}` is passed as keyword "
+                                     f"`{key}=`", op.node, "pass differentiable values positionally")
+        index_params = ()
+        args = list(op.args)
+        if op.fn is operator.getitem:
+            params = list(templates.template(rule.vjp(0)).signature.parameters)
+            index_params = tuple(params[3:4])
+        for i, a in enumerate(args):
+            names = [n for n in _names(a) if n in info.active]
+            if not names or rule.vjp(i) is None:
+                continue
+            if op.fn is operator.getitem and i > 0:
+                continue
+            drop = self.same_shape(rule, args, i)
+            pre, expr = templates.instantiate(rule.vjp(i), self.ctx, g, self.load(ans.id), args,
+                                              op.kwargs, drop_unbroadcast=drop, index_params=index_params)
+            if isinstance(expr, ast.Constant) and expr.value is None:
+                continue  # the rule says: no gradient flows here
+            block.extend(pre)
+            if isinstance(a, ast.Name):
+                self.contribute(block, has, a.id, expr)
+            elif isinstance(a, (ast.Tuple, ast.List)):
+                tmp = self.ctx.namer.temp("r")
+                block.append(ast.Assign([ast.Name(tmp, ast.Store())], expr))
+                for j, e in enumerate(a.elts):
+                    if isinstance(e, ast.Name) and e.id in info.active:
+                        self.contribute(block, has, e.id,
+                                        ast.Subscript(self.load(tmp), ast.Constant(j), ast.Load()))
+            else:
+                raise self.ctx.error("cannot differentiate through this argument", a,
+                                     "assign it to a name first")
+
+    def same_shape(self, rule, args, i):
+        """True when the result of an elementwise op provably has the shape of args[i]."""
+        if not isinstance(rule.fn, np.ufunc):
+            return False
+        me = args[i]
+        for j, other in enumerate(args):
+            if j == i:
+                continue
+            if isinstance(other, ast.Constant) and isinstance(other.value, (int, float)) \
+                    and not isinstance(other.value, bool):
+                continue
+            if isinstance(other, ast.Name) and (other.id in self.info.scalars
+                                                or (isinstance(me, ast.Name) and other.id == me.id)):
+                continue
+            return False
+        return True
+
+
+def _names(node):
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for e in node.elts for n in _names(e)]
+    return []
+
+
+def _qualname(fn):
+    from runtime.rules.registry import _name_of
+    try:
+        name = _name_of(fn)
+    except Exception:
+        name = repr(fn)
+    mod = getattr(fn, "__module__", None)
+    if mod and not name.startswith(("np.", "math.", "operator.", "builtins.")) and mod != "builtins" \
+            and "." not in name:
+        name = f"{mod}.{name}" if mod != "__main__" else name
+    return name
+
