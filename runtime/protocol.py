@@ -67,15 +67,9 @@ def check_conversion(x):
 
 def no_rule_error(func):
     name = registry.name_of(func)
-    where = registry.family_file(func)
-    place = (f"the rules of its family live in {where}: add one there with "
-             f"define({name}, vjp=(...), jvp=(...)), or register it with nondifferentiable({name})"
-             if where else
-             f"add one in a module of runtime/rules/ with define({name}, vjp=(...), jvp=(...)), or "
-             f"register it with nondifferentiable({name})")
-    return TypeError(
-        f"{name} has no derivative rule in adjoin, so it cannot run on tensors ({place}). If you do "
-        f"not need its gradient, call it on the values: {name}(t.numpy(), ...).")
+    return TypeError(f"{name} has no derivative rule in adjoin, so it cannot run on tensors ("
+                     f"{registry.add_rule_hint(func)}). If you do not need its gradient, call it on the "
+                     f"values: {name}(t.numpy(), ...).")
 
 
 # --- keyword arguments that receive gradients --------------------------------------------------------

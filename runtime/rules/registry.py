@@ -205,6 +205,17 @@ def family_file(fn):
     return "runtime/rules/" + found
 
 
+def add_rule_hint(fn):
+    """What to do about ``fn`` having no rule: where its family's rules live and how to add one."""
+    name = name_of(fn)
+    short = getattr(fn, "__name__", "f")
+    where = family_file(fn)
+    place = f"the rules of its family live in {where}" if where else "rules live in the modules of runtime/rules/"
+    return (f"{place}: add one there with runtime.rules.define({name}, vjp=({short}_vjp, ...), "
+            f"jvp=({short}_jvp, ...)), or register it with runtime.rules.nondifferentiable({name}) "
+            f"if no gradient flows through it")
+
+
 # --- primitives defined by this package -------------------------------------------------
 
 TENSOR_TYPES = set()
