@@ -37,9 +37,9 @@ def test_constant_dtype_shape_and_errors():
 
 
 def test_dtype_objects_print_and_compare_like_tf():
-    assert repr(tf.float32) == "<dtype: 'float32'>"
+    assert repr(tf.float32) == "tf.float32"
     assert str(tf.int64) == "<dtype: 'int64'>"
-    assert repr(tf.bool) == "<dtype: 'bool'>"
+    assert repr(tf.bool) == "tf.bool" and str(tf.bool) == "<dtype: 'bool'>"
     assert tf.float32 == np.float32 and tf.float32 != tf.float64
     assert tf.as_dtype("float16") is tf.float16
     assert tf.float32.is_floating and tf.int32.is_integer and not tf.int32.is_floating
