@@ -55,20 +55,20 @@ def cases(n):
     ]
 
 
-def best(fn, repeat, inner):
+def best(fn, repeat):
+    """The fastest of ``repeat`` single calls (BLAS thread start-up and load show up as outliers)."""
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        times.append((time.perf_counter() - t0) / inner)
+        fn()
+        times.append(time.perf_counter() - t0)
     return min(times)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10000)
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args(argv)
     rows = []
     for name, fn, fargs, kwargs in cases(args.n):
@@ -78,8 +78,8 @@ def main(argv=None):
         vjp = rule.vjp(0)
         primal_t, rule_t = [], []
         for _ in range(args.repeat):          # interleaved
-            primal_t.append(best(lambda: fn(*fargs, **kwargs), 1, 5))
-            rule_t.append(best(lambda: vjp(g, ans, *fargs, **kwargs), 1, 5))
+            primal_t.append(best(lambda: fn(*fargs, **kwargs), 3))
+            rule_t.append(best(lambda: vjp(g, ans, *fargs, **kwargs), 3))
         p, r = min(primal_t), min(rule_t)
         rows.append((r / p, name, p, r))
     print(f"{'primitive':28s} {'primal':>10s} {'VJP rule':>10s} {'ratio':>7s}")

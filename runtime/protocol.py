@@ -192,6 +192,12 @@ REWRITES = {
 if hasattr(np, "unstack"):
     REWRITES[np.unstack] = _unstack
 
+# ufuncs with two results: each result recorded on its own
+UFUNC_REWRITES = {
+    np.modf: lambda x: (np.subtract(x, np.trunc(x)), np.trunc(x)),
+    np.divmod: lambda x, y: (np.floor_divide(x, y), np.mod(x, y)),
+}
+
 
 # --- the protocols ---------------------------------------------------------------------------------
 
@@ -220,6 +226,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         )
     kwargs.pop("out", None)
     t = _t()
+    if ufunc in UFUNC_REWRITES and not kwargs:
+        return UFUNC_REWRITES[ufunc](*inputs)
     rule = registry.lookup(ufunc)
     if rule is None:
         raise no_rule_error(ufunc)

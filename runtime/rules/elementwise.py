@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from .registry import define
-from .support import broadcast_like, unbroadcast
+from .support import broadcast_like, items_like, unbroadcast
 
 
 # --- exponentials and logarithms --------------------------------------------------------
@@ -308,3 +308,35 @@ def ldexp_jvp(t, ans, x1, x2):
 
 
 define(np.ldexp, vjp=(ldexp_vjp, None), jvp=(ldexp_jvp, None))
+
+
+# modf(x) = (x - trunc(x), trunc(x)) and divmod(x, y) = (x // y, x % y): tuple results, whose
+# cotangent is one per item (items_like fills the missing ones with zeros)
+def modf_vjp(g, ans, x):
+    return items_like(g, ans)[0]
+
+
+def modf_jvp(t, ans, x):
+    return (t, np.zeros_like(t))
+
+
+define(np.modf, vjp=(modf_vjp,), jvp=(modf_jvp,))
+
+
+def divmod_vjp_x(g, ans, x1, x2):
+    return unbroadcast(items_like(g, ans)[1], x1)
+
+
+def divmod_vjp_y(g, ans, x1, x2):
+    return unbroadcast(-items_like(g, ans)[1] * ans[0], x2)
+
+
+def divmod_jvp_x(t, ans, x1, x2):
+    return (np.zeros_like(ans[0]), broadcast_like(t, ans[1]))
+
+
+def divmod_jvp_y(t, ans, x1, x2):
+    return (np.zeros_like(ans[0]), broadcast_like(-t * ans[0], ans[1]))
+
+
+define(np.divmod, vjp=(divmod_vjp_x, divmod_vjp_y), jvp=(divmod_jvp_x, divmod_jvp_y))

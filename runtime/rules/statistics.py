@@ -21,12 +21,12 @@ def quantile_weights(q, n, method="linear"):
     if method != "linear":
         raise NotImplementedError(f"quantile/percentile derivatives exist for method='linear' only, "
                                   f"not {method!r}")
-    pos = np.asarray(q, dtype=np.float64) * (n - 1)
-    lo = np.floor(pos).astype(np.intp)
+    pos = np.asarray(q, dtype=np.float64)[..., None] * (n - 1)
+    lo = np.floor(pos)
     hi = np.minimum(lo + 1, n - 1)
-    frac = (pos - lo)[..., None]
-    eye = np.eye(n)
-    return eye[lo] * (1.0 - frac) + eye[hi] * frac
+    frac = pos - lo
+    j = np.arange(n)
+    return np.where(j == lo, 1.0 - frac, 0.0) + np.where(j == hi, frac, 0.0)
 
 
 def quantile_cotangent(g, a, q, axis, keepdims, method="linear"):

@@ -155,3 +155,7 @@ def _heaviside(draw, rng):
 def _heaviside_x1(draw, rng):
     s1, s2 = broadcast_shapes(draw)
     return [values(rng, s1, 0.1, 2, signed=True), values(rng, s2)], {}
+
+
+unary(np.modf, (0.1, 3, True))
+binary(np.divmod, (-3, 3, False), (0.5, 2, True))
