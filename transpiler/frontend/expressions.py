@@ -94,8 +94,8 @@ class Expressions:
             new._attr = node.attr
             return new
         if isinstance(node, ast.Subscript):
-            if self.static(node.value) and self.resolve(node.value) in (np.r_, np.c_):
-                return self.index_concatenation(node)
+            if self.static(node.value) and any(self.resolve(node.value) is c for c in (np.r_, np.c_)):
+                return self.index_concatenation(node)       # (by identity: `array == np.r_` loops)
             base = self.expr(node.value)
             index = self.index(node.slice)
             item = inline.kwarg_item(self, base, index)
