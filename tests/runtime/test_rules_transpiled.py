@@ -161,3 +161,12 @@ def test_r_with_slices_is_refused():
         return np.sum(np.r_[x, 0:3])
     with pytest.raises(TranspileError, match="slices or string directives"):
         differentiate(ranged)
+
+
+def _c3(x):
+    return np.sum(np.c_[x, 2.0 * x] * np.arange(24.0).reshape(2, 3, 4))
+
+
+def test_c_of_three_dimensional_items_joins_the_last_axis_like_numpy():
+    x = np.arange(12.0).reshape(2, 3, 2) / 10
+    assert_close(grad(_c3)(x), numeric_grad(_c3, x))
