@@ -212,7 +212,7 @@ def _describe(source, frame):
     kind = "tf.Variable" if isinstance(source, _tensor.Variable) else "tf.Tensor"
     label = f"`{names[0]}`" if names else "a source"
     name = f" '{source.name}'" if isinstance(source, _tensor.Variable) else ""
-    return (f"{label} ({kind}{name}, shape={source.shape}, dtype={source.dtype.name})",
+    return (f"{label} ({kind}{name}, shape={source.shape}, dtype={getattr(source.dtype, 'name', source.dtype)})",
             names[0] if names else "x")
 
 
@@ -226,7 +226,7 @@ def _cause(source, targets, tape, tracked, call_where, var):
     use_where = found[0][0].where if found else call_where
     if source._value.dtype.kind not in "fc":
         used = f"it is used at {_at(use_where)}, but " if found else ""
-        return (f"{used}it has dtype {source.dtype.name}, and gradients flow only to "
+        return (f"{used}it has dtype {getattr(source.dtype, 'name', source.dtype)}, and gradients flow only to "
                 f"floating-point sources. Make it a float tensor (e.g. tf.cast({var}, tf.float32) before "
                 f"tape.watch, or tf.constant(1.0) rather than tf.constant(1)).", use_where)
     if found:
