@@ -70,7 +70,7 @@ def _scatter_add(draw, rng):
 
 @spec(setitem, argnums=(0, 2))
 def _setitem(draw, rng):
-    shp = shape(draw, min_dims=1, max_side=4)
+    shp = shape(draw, min_dims=1, min_side=3, max_side=4)
     idx = draw(st.sampled_from([0, -1, slice(1, None), np.array([0, 2])]))
     x = values(rng, shp)
     return [x, idx, values(rng, np.shape(x[idx]))], {}
@@ -114,3 +114,22 @@ def _dot_ab(draw, rng):
 
 bilinear(np.matmul, _matmul_ab)
 bilinear(np.dot, _dot_ab)
+
+
+from runtime.rules.inplace import add_at, set_at  # noqa: E402
+
+
+@spec(add_at, argnums=(0, 1))
+def _add_at(draw, rng):
+    shp = shape(draw, min_dims=1, max_side=4)
+    idx = draw(st.sampled_from([0, slice(1, None), np.array([0, 0, -1])]))
+    x = values(rng, shp)
+    return [values(rng, shp), values(rng, np.shape(x[idx])), x, idx], {}
+
+
+@spec(set_at, argnums=(0, 2))
+def _set_at(draw, rng):
+    shp = shape(draw, min_dims=1, min_side=3, max_side=4)
+    idx = draw(st.sampled_from([0, -1, slice(1, None), np.array([0, 2])]))
+    x = values(rng, shp)
+    return [x, idx, values(rng, np.shape(x[idx]))], {}
