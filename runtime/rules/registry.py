@@ -216,6 +216,17 @@ def add_rule_hint(fn):
             f"if no gradient flows through it")
 
 
+def method_hint(meth):
+    """For ``x.meth()`` without a rule: the numpy function if numpy has one, else how to add a rule."""
+    import numpy as np
+    fn = getattr(np, meth, None)
+    if callable(fn):
+        return f"call the numpy function instead (np.{meth}(x, ...)); " + add_rule_hint(fn)
+    return ("numpy has no function of that name to use instead: compute the value outside the "
+            "differentiated function, or add a primitive in a module of runtime/rules/ with "
+            "runtime.rules.define(...)")
+
+
 # --- primitives defined by this package -------------------------------------------------
 
 TENSOR_TYPES = set()

@@ -97,7 +97,7 @@ def _call_parts(rev, op, s):
         base = func.value
         if _active(info, base):
             meth = node._method
-            from .reverse_statements import method_hint
+            from runtime.rules.registry import method_hint
             raise rev.ctx.error(f"the method `.{meth}()` has no derivative rule", node, method_hint(meth))
     if static is None and isinstance(func, ast.Name) and _active(info, func):
         raise rev.ctx.error("calling a differentiable value", node, "call a function")
