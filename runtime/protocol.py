@@ -205,6 +205,9 @@ def array_function(func, args, kwargs):
     t = _t()
     if func in t._METADATA:
         return func(*[t._unwrap(a) for a in args], **{k: t._unwrap(v) for k, v in kwargs.items()})
+    composite = registry.COMPOSITES.get(func)
+    if composite is not None:       # several results (np.linalg.eigh, svd, ...): see registry
+        return composite(*args, **kwargs)
     rewrite = REWRITES.get(func)
     if rewrite is not None:
         out = rewrite(args, kwargs)

@@ -65,7 +65,11 @@ def main(argv=None):
         print(f"error: name `{e.name}` is not defined", file=sys.stderr)
         return 1
     if args.output:
-        text = standalone_module(generated)
+        try:
+            text = standalone_module(generated)
+        except TranspileError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
         with open(args.output, "w") as fh:
             fh.write(text)
         print(f"wrote {args.output}: " + ", ".join(g.node.name for g in generated), file=sys.stderr)

@@ -27,6 +27,7 @@ from .core.ir import output_names
 from .modes.forward import forward
 from .frontend.normalize import normalize
 from .backend.optimize import optimize
+from .frontend.carried import attach, carried, importable
 from .frontend.parsing import parse_function, wrt_names
 from .modes.reverse import reverse
 from .modes import floats as _floats
@@ -318,7 +319,9 @@ class Differentiable:
         return _BoundDifferentiable(self, instance)
 
     def __reduce__(self):
-        return self.__qualname__
+        if importable(self):
+            return self.__qualname__
+        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, carried(self._t))
 
     def __repr__(self):
         return f"<differentiable {self.__qualname__} wrt={self._wrt!r}>"
@@ -440,14 +443,21 @@ class GradientFunction:
         return self._generated().source
 
     def __reduce__(self):
-        return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims))
+        return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims,
+                                         carried(self._t)))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
-def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False):
+def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=()):
+    attach(sources)
     return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims)
+
+
+def _rebuild_differentiable(fn, wrt, mode, sources):
+    attach(sources)
+    return Differentiable(fn, wrt=wrt, mode=mode)
 
 
 def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0):

@@ -17,7 +17,7 @@ OPTIONAL = {
     "np.trapezoid": "numpy 2.0+", "np.matrix_transpose": "numpy 2.0+", "np.vecdot": "numpy 2.0+",
     "np.cumulative_sum": "numpy 2.1+", "np.cumulative_prod": "numpy 2.1+", "np.unstack": "numpy 2.1+",
     "np.astype": "numpy 2.1+", "np.matvec": "numpy 2.2+", "np.vecmat": "numpy 2.2+",
-    "np.linalg.matmul": "numpy 2.0+", "np.linalg.outer": "numpy 2.0+", "np.linalg.tensordot": "numpy 2.0+",
+    "np.linalg.matmul": "numpy 2.0+", "np.linalg.outer": "numpy 2.0+",
     "np.linalg.vecdot": "numpy 2.0+", "np.linalg.matrix_transpose": "numpy 2.0+", "np.linalg.cross": "numpy 2.0+",
     "math.sumprod": "Python 3.12+", "math.fma": "Python 3.13+",
 }

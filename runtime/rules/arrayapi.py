@@ -178,38 +178,6 @@ if hasattr(np, "astype"):
     define(np.astype, vjp=(astype_vjp, None), jvp=(astype_jvp, None))
 
 
-# --- the array-API products numpy 2 also offers under np.linalg (same derivatives as their
-# top-level counterparts; np.linalg.outer takes 1-d vectors, np.linalg.cross 3-vectors on axis=-1)
-
-def linalg_cross_vjp_a(g, ans, x1, x2, axis=-1):
-    return unbroadcast(np.moveaxis(np.cross(np.moveaxis(x2, axis, -1), np.moveaxis(g, axis, -1)), -1, axis), x1)
-
-
-def linalg_cross_vjp_b(g, ans, x1, x2, axis=-1):
-    return unbroadcast(np.moveaxis(np.cross(np.moveaxis(g, axis, -1), np.moveaxis(x1, axis, -1)), -1, axis), x2)
-
-
-def linalg_cross_jvp_a(t, ans, x1, x2, axis=-1):
-    return np.linalg.cross(t, x2, axis=axis)
-
-
-def linalg_cross_jvp_b(t, ans, x1, x2, axis=-1):
-    return np.linalg.cross(x1, t, axis=axis)
-
-
-if hasattr(np.linalg, "matrix_transpose"):
-    from . import arithmetic, products
-    define(np.linalg.matmul, vjp=(arithmetic.matmul_vjp_a, arithmetic.matmul_vjp_b),
-           jvp=(arithmetic.matmul_jvp_a, arithmetic.matmul_jvp_b))
-    define(np.linalg.outer, vjp=(products.outer_vjp_a, products.outer_vjp_b),
-           jvp=(products.outer_jvp_a, products.outer_jvp_b))
-    define(np.linalg.tensordot, vjp=(products.tensordot_vjp_a, products.tensordot_vjp_b),
-           jvp=(products.tensordot_jvp_a, products.tensordot_jvp_b))
-    define(np.linalg.vecdot, vjp=(vecdot_vjp_x1, vecdot_vjp_x2), jvp=(vecdot_jvp_x1, vecdot_jvp_x2))
-    define(np.linalg.matrix_transpose, vjp=(matrix_transpose_vjp,), jvp=(matrix_transpose_jvp,))
-    define(np.linalg.cross, vjp=(linalg_cross_vjp_a, linalg_cross_vjp_b), jvp=(linalg_cross_jvp_a, linalg_cross_jvp_b))
-
-
 # asarray_chkfinite: asarray that raises on NaN or inf
 def asarray_chkfinite_vjp(g, ans, a, dtype=None, order=None):
     return g

@@ -46,9 +46,20 @@ def _static(rule):
     return fn is not None and (getattr(fn, "__module__", "") or "").startswith("runtime.rules")
 
 
+# linalg.py and fft.py rules are enumerated the same way by test_rules_linalg_registry.py
+# (test_every_family_rule_has_a_sample), with decomposition-aware inputs.
+OWN_REGISTRY_TEST = ("runtime.rules.linalg", "runtime.rules.fft")
+
+
+def _module(rule):
+    fn = next((f for f in rule.vjps if f is not None), None)
+    return getattr(fn, "__module__", "") or ""
+
+
 def test_every_rule_has_a_spec():
     covered = {lookup(s.fn) for s in SPECS}
-    missing = sorted(r.name for r in differentiable_rules() - covered if r.name not in COVERED_ELSEWHERE)
+    missing = sorted(r.name for r in differentiable_rules() - covered
+                     if r.name not in COVERED_ELSEWHERE and _module(r) not in OWN_REGISTRY_TEST)
     assert not missing, f"rules without a test spec in tests/runtime/rule_specs: {missing}"
 
 

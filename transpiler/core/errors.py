@@ -28,6 +28,9 @@ class TranspileError(SyntaxError):
         full = message if not hint else f"{message}. {hint}"
         super().__init__(full, (filename or "<unknown>", lineno or 0, (col or 0) + 1, text))
 
+    def __reduce__(self):       # SyntaxError's own would pass the formatted message back in
+        return type(self), (self.reason, self.filename, self.lineno, (self.offset or 1) - 1, self.text, self.hint)
+
     def __str__(self):
         where = f"{self.filename}:{self.lineno}:{self.offset}"
         out = [f"{where}: {self.msg}"]

@@ -99,9 +99,14 @@ def parse_function(fn):
         fn = fn.__func__
     if not inspect.isfunction(fn):
         raise TypeError(f"adjoin can only differentiate Python functions, not {type(fn).__name__}")
-    filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    carried = getattr(fn, "_adjoin_source", None)    # (filename, first line, text): carried.py
     try:
-        lines, first = inspect.getsourcelines(fn)
+        if carried is not None:
+            filename, first, text = carried
+            lines = text.splitlines(True)
+        else:
+            filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+            lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError):
         raise TranspileError(
             f"cannot read the source of {fn.__qualname__}()",

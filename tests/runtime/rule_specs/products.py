@@ -150,8 +150,7 @@ def _polyint(draw, rng):
 if hasattr(np.linalg, "matrix_transpose"):
     from . import SPECS, Spec
 
-    for _top, _alias in ((np.matmul, np.linalg.matmul), (np.tensordot, np.linalg.tensordot),
-                         (np.vecdot, np.linalg.vecdot)):
+    for _top, _alias in ((np.matmul, np.linalg.matmul), (np.vecdot, np.linalg.vecdot)):
         _base = next(s for s in SPECS if s.fn is _top)
         SPECS.append(Spec(_alias, _base.make, _base.argnums, label=f"linalg.{_top.__name__}"))
 
