@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from . import errors
+from . import errors, protocol
 from .rules import registry
 from .rules.arithmetic import identity
 
@@ -437,6 +437,8 @@ def _rbinary(fn, x, y):
 def _coerce(value, like):
     """A non-tensor operand converted to ``like``'s dtype (TF converts Python numbers that way)."""
     want = like._value.dtype
+    if isinstance(value, complex) and want.kind != "c":      # TF refuses rather than drop the imaginary part
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {as_dtype(want).name}")
     if type(value) is float or type(value) is int:
         if want.kind in "iu" and type(value) is float and not value.is_integer():
             # TF converts such a float to float32 and then refuses the mixed-dtype op
@@ -470,6 +472,8 @@ class _TensorBase:
 
     # numpy protocols: numpy calls on tensors come back here and are recorded
     def __array__(self, dtype=None, copy=None):
+        if _state.tapes:
+            protocol.check_conversion(self)       # would drop a recorded gradient
         v = np.asarray(self._value)
         v = v if dtype is None else v.astype(dtype)
         if _EXPLAIN is not None:
@@ -477,21 +481,10 @@ class _TensorBase:
         return v
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if method != "__call__" or kwargs.get("out") is not None:
-            raise TypeError(
-                f"np.{ufunc.__name__}.{method} (or out=) is not supported on adjoin tensors; "
-                f"call the ufunc directly and use its result."
-            )
-        kwargs.pop("out", None)
-        return apply(ufunc, inputs, kwargs)
+        return protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        if func in _METADATA:
-            return func(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
-        composite = registry.COMPOSITES.get(func)
-        if composite is not None:  # several results (np.linalg.eigh, svd, ...): see registry
-            return composite(*args, **kwargs)
-        return apply(func, args, kwargs)
+        return protocol.array_function(func, args, kwargs)
 
     # properties
     @property
