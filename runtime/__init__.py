@@ -32,7 +32,7 @@ from .init_ops import constant_initializer, zeros_initializer, ones_initializer 
 from .indexed_slices import IndexedSlices  # noqa: F401
 from .custom_gradient import custom_gradient, recompute_grad  # noqa: F401
 from .module import Module, name_scope  # noqa: F401
-from .printing import print_ as print  # noqa: F401,A001
+from .printing import print_ as print, get_logger  # noqa: F401,A001
 from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
 from . import math, nn  # noqa: F401
 from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)

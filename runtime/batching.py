@@ -20,7 +20,8 @@ import types
 
 import numpy as np
 
-from .rules import activations, arithmetic, elementwise, linalg, reductions, shape, special, support
+from .rules import (activations, arithmetic, elementwise, linalg, reductions, selection, shape, special, support,
+                    trig)
 from .rules import gather as gather_rules
 from .rules import nn as nn_rules
 from .rules.support import inverse_permutation, keepdims_shape, normalize_axes, shape_of
@@ -214,9 +215,10 @@ def _b_matmul_vjp_b(rebound):
 _ELEMENTWISE_NAMES = {
     elementwise: ["exp_vjp", "exp2_vjp", "expm1_vjp", "log_vjp", "log2_vjp", "log10_vjp",
                   "log1p_vjp", "sqrt_vjp", "cbrt_vjp", "square_vjp", "reciprocal_vjp", "abs_vjp",
-                  "sign_vjp", "sin_vjp", "cos_vjp", "tan_vjp", "arcsin_vjp", "arccos_vjp",
-                  "arctan_vjp", "sinh_vjp", "cosh_vjp", "tanh_vjp", "arcsinh_vjp", "arccosh_vjp",
-                  "arctanh_vjp", "deg2rad_vjp", "rad2deg_vjp"],
+                  "sign_vjp"],
+    trig: ["sin_vjp", "cos_vjp", "tan_vjp", "arcsin_vjp", "arccos_vjp",
+           "arctan_vjp", "sinh_vjp", "cosh_vjp", "tanh_vjp", "arcsinh_vjp", "arccosh_vjp",
+           "arctanh_vjp", "deg2rad_vjp", "rad2deg_vjp"],
     arithmetic: ["negative_vjp", "positive_vjp", "identity_vjp"],
     activations: ["sigmoid_vjp", "relu_vjp", "softplus_vjp"],
     nn_rules: ["relu6_vjp"],
@@ -229,10 +231,10 @@ _REBIND_NAMES = {
     arithmetic: ["add_vjp_x", "add_vjp_y", "subtract_vjp_y", "multiply_vjp_x", "multiply_vjp_y",
                  "divide_vjp_x", "divide_vjp_y", "power_vjp_x", "power_vjp_y", "matmul_vjp_a",
                  "matmul_vjp_b"],
-    elementwise: ["logaddexp_vjp_x", "logaddexp_vjp_y", "arctan2_vjp_y", "arctan2_vjp_x",
-                  "hypot_vjp_x", "hypot_vjp_y", "maximum_vjp_x", "maximum_vjp_y", "minimum_vjp_x",
-                  "minimum_vjp_y", "where_vjp_x", "where_vjp_y", "clip_vjp_a", "clip_vjp_min",
-                  "clip_vjp_max", "mod_vjp_x", "mod_vjp_y", "fmod_vjp_y"],
+    elementwise: ["logaddexp_vjp_x", "logaddexp_vjp_y", "mod_vjp_x", "mod_vjp_y", "fmod_vjp_y"],
+    trig: ["arctan2_vjp_y", "arctan2_vjp_x", "hypot_vjp_x", "hypot_vjp_y"],
+    selection: ["maximum_vjp_x", "maximum_vjp_y", "minimum_vjp_x", "minimum_vjp_y", "where_vjp_x",
+                "where_vjp_y", "clip_vjp_a", "clip_vjp_min", "clip_vjp_max"],
     reductions: ["sum_vjp", "mean_vjp", "max_vjp", "prod_vjp", "var_vjp", "std_vjp"],
     activations: ["logsumexp_vjp"],
     nn_rules: ["softmax_cross_entropy_vjp_labels", "softmax_cross_entropy_vjp_logits"],

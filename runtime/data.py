@@ -52,6 +52,21 @@ def _normalize(element):
     return _as_tensor(element)
 
 
+def _call(fn, element):
+    """``fn(*element)`` for a tuple element, ``fn(element)`` otherwise; with the errors TF raises
+    while tracing ``fn`` (TypeError for mismatched dtypes)."""
+    return errors.call_traced(fn, *element) if type(element) is tuple else errors.call_traced(fn, element)
+
+
+def _check_state(state, new):
+    """TF: ``reduce_func`` must return a state of the initial state's structure and dtypes."""
+    nest.assert_same_structure(state, new)
+    for old_t, new_t in zip(nest.flatten(state), nest.flatten(new)):
+        if old_t.dtype != new_t.dtype:
+            raise TypeError("The element types for the new state must match the initial state. "
+                            f"Expected {old_t.dtype} but got {new_t.dtype}.")
+
+
 def _spec_of(element):
     from .function import TensorSpec
     return nest.map_structure(lambda t: TensorSpec(tuple(t.shape), t.dtype), element)
@@ -132,7 +147,7 @@ class Dataset:
         """``map_func(*element)`` for tuple elements, ``map_func(element)`` otherwise."""
         def make():
             for e in self:
-                out = map_func(*e) if type(e) is tuple else map_func(e)
+                out = _call(map_func, e)
                 yield _normalize(tuple(out) if type(out) is list else out)
         return _named(Dataset(make, self._cardinality), "_MapDataset" if num_parallel_calls is None
                       else "_ParallelMapDataset")
@@ -140,7 +155,7 @@ class Dataset:
     def filter(self, predicate, name=None):
         def make():
             for e in self:
-                keep = predicate(*e) if type(e) is tuple else predicate(e)
+                keep = _call(predicate, e)
                 if bool(keep):
                     yield e
         return _named(Dataset(make, UNKNOWN_CARDINALITY, self._spec), "_FilterDataset")
@@ -287,7 +302,9 @@ class Dataset:
     def reduce(self, initial_state, reduce_func, name=None):
         state = _normalize(initial_state)
         for e in self:
-            state = _normalize(reduce_func(state, e))
+            new = _normalize(errors.call_traced(reduce_func, state, e))
+            _check_state(state, new)
+            state = new
         return state
 
     def cardinality(self):

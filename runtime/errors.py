@@ -19,6 +19,48 @@ class InvalidArgumentError(OpError, ValueError):
     """
 
 
+def call_traced(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` raising what TF raises while tracing ``fn`` (a ``tf.function``, a
+    ``tf.data`` map/filter/reduce function): operands of different dtypes are a ``TypeError``
+    there ("in user code: ..." with the user's frames), an ``InvalidArgumentError`` eagerly."""
+    try:
+        return fn(*args, **kwargs)
+    except InvalidArgumentError as e:
+        graph_message = getattr(e, "graph_message", None)
+        if graph_message is None:
+            raise
+        raise TypeError(f"in user code:\n\n{_user_frames(e.__traceback__, fn)}\n"
+                        f"    TypeError: {graph_message}\n") from None
+
+
+def _user_frames(tb, fn):
+    """TF's listing of the frames from ``fn`` down to the failing op, leaving out this package."""
+    import linecache
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = getattr(getattr(fn, "python_function", fn), "__code__", None)
+    lines, inside = [], False
+    while tb is not None:
+        frame = tb.tb_frame
+        inside = inside or frame.f_code is code
+        path = frame.f_code.co_filename
+        if inside and not os.path.abspath(path).startswith(here + os.sep):
+            name, source = frame.f_code.co_name, linecache.getline(path, tb.tb_lineno).strip()
+            if name == "<lambda>":  # TF names a lambda None and shows the lambda alone
+                name, source = "None", _lambda_text(source)
+            lines.append(f'    File "{path}", line {tb.tb_lineno}, in {name}  *\n        {source}\n')
+        tb = tb.tb_next
+    return "".join(lines)
+
+
+def _lambda_text(line):
+    """The lambda in a source line: from ``lambda`` to the end, less the callers' closing parens."""
+    text = line[line.find("lambda"):] if "lambda" in line else line
+    while text.endswith(")") and text.count(")") > text.count("("):
+        text = text[:-1]
+    return text
+
+
 class InternalError(OpError):
     pass
 

@@ -6,6 +6,7 @@ decorator forms accepted), so decorated training steps run and differentiate as 
 
 import functools
 
+from . import errors
 from .tensor import TensorShape, as_dtype
 
 __all__ = ["function", "executing_eagerly", "TensorSpec", "config"]
@@ -22,7 +23,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
-        return func(*args, **kwargs)
+        return errors.call_traced(func, *args, **kwargs)  # TF's tracing errors (TypeError)
 
     wrapped.python_function = func
     return wrapped

@@ -100,9 +100,9 @@ def segment_mean(data, segment_ids, name=None):
     return unsorted_segment_mean(data, ids, n)
 
 
-def _segment_extreme(data, ids, n, largest):
+def _segment_extreme(data, ids, n, largest, empty_zero=False):
     """Per segment max (or min) of the rows; an empty segment gets the dtype's lowest (highest)
-    value, as TF gives."""
+    value as TF's unsorted_segment_max (min) gives, or 0 as its segment_max (min) gives."""
     data = _t(data)
     sign = 1 if largest else -1
     rows = []
@@ -111,7 +111,7 @@ def _segment_extreme(data, ids, n, largest):
         if members is None:
             raise NotImplementedError("segment max/min support 1-D segment_ids only")
         if members.size == 0:
-            fill = np.finfo(data._value.dtype).min if data.dtype.is_floating else \
+            fill = 0 if empty_zero else np.finfo(data._value.dtype).min if data.dtype.is_floating else \
                 np.iinfo(data._value.dtype).min
             rows.append(_wrap(np.full(tuple(data.shape[1:]), sign * fill, dtype=data._value.dtype)))
         else:
@@ -135,13 +135,13 @@ def unsorted_segment_min(data, segment_ids, num_segments, name=None):
 def segment_max(data, segment_ids, name=None):
     data = _t(data)
     ids, n = _segment_ids(data, segment_ids)
-    return _segment_extreme(data, ids, n, True)
+    return _segment_extreme(data, ids, n, True, empty_zero=True)
 
 
 def segment_min(data, segment_ids, name=None):
     data = _t(data)
     ids, n = _segment_ids(data, segment_ids)
-    return _segment_extreme(data, ids, n, False)
+    return _segment_extreme(data, ids, n, False, empty_zero=True)
 
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
@@ -158,7 +158,8 @@ def top_k(input, k=1, sorted=True, index_type=int32, name=None):  # noqa: A002 (
     # a stable ascending sort of the reversed row, read backwards: descending, ties by index
     order = np.argsort(v[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     idx = (n - 1 - order[..., :k]).astype(np.dtype(index_type.as_numpy_dtype))
-    values = gather(x, idx, batch_dims=x.ndim - 1) if x.ndim > 1 else gather(x, idx)
+    # (1-D: indexing, not gather, whose gradient for a variable would be IndexedSlices; TF's is dense)
+    values = gather(x, idx, batch_dims=x.ndim - 1) if x.ndim > 1 else x[idx]
     return TopKV2(values, _wrap(idx))
 
 

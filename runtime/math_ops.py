@@ -25,7 +25,7 @@ from .tensor import (
     Tensor, TensorShape, Variable, _TensorBase, _binary, _rbinary, _wrap, apply, as_dtype,
     constant, float32, int32, int64,
 )
-from .tensor import convert_to_tensor as _convert_to_tensor
+from .tensor import convert_to_tensor as _convert_to_tensor, flush_subnormals as _flush_subnormals
 
 _builtin_range = builtins.range
 _builtin_abs = builtins.abs
@@ -157,8 +157,19 @@ def linspace(start, stop, num, name=None, axis=0):
     """``tf.linspace``: the dtype of float arguments; integer ones give float64, as in TF."""
     s, e = _t(start), _t(stop)
     dt = s._value.dtype if s._value.dtype.kind == "f" else np.dtype(np.float64)
-    out = np.linspace(s._value, e._value, int(_np(num)), axis=axis).astype(dt)
-    return _wrap(out)
+    n = int(_np(num))
+    out = np.linspace(s._value, e._value, n, axis=axis).astype(dt)
+    if dt.kind != "f" or s._value.dtype != dt or e._value.dtype != dt or np.ndim(out) != 1:
+        return _wrap(out)
+    from .custom_gradient import custom_gradient  # TF's linspace is differentiable in start and stop
+
+    @custom_gradient
+    def _linspace(start, stop):
+        def grad(g):
+            t = np.linspace(0.0, 1.0, n).astype(dt)
+            return reduce_sum(g * (1.0 - t)), reduce_sum(g * t)
+        return _wrap(out), grad
+    return _linspace(s, e)
 
 
 def identity(input, name=None):
@@ -559,13 +570,7 @@ def _flush_denormals(impl):
     0 (``tf.sigmoid(-100.0)`` is 0, not numpy's 3.8e-44) and their gradients do too.
     """
     def flushed(*args, **kwargs):
-        out = impl(*args, **kwargs)
-        if getattr(out, "dtype", None) is not None and out.dtype.kind == "f":
-            tiny = np.finfo(out.dtype).tiny
-            small = np.abs(out) < tiny
-            if small.any():
-                out = np.where(small, out * 0, out)[()]
-        return out
+        return _flush_subnormals(impl(*args, **kwargs))
     flushed.__wrapped__ = impl
     return flushed
 

@@ -26,8 +26,8 @@ __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient"]
 
 def _warn(message, *args):
     """Log as TF does, on the "tensorflow" logger (``logging`` loaded on first use: import time)."""
-    import logging
-    logging.getLogger("tensorflow").warning(message, *args)
+    from .printing import get_logger
+    get_logger().warning(message, *args)
 
 
 class UnconnectedGradients(enum.Enum):
@@ -119,10 +119,7 @@ class GradientTape:
                     f"or ExtensionType. Watch a tensor instead, e.g. tape.watch(tf.constant({t!r}))."
                 )
             if not _differentiable_dtype(t):
-                _warn(
-                    "The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",
-                    t.dtype,
-                )
+                _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", t.dtype)
             self._track(t)
 
     def _track(self, t):
@@ -600,7 +597,8 @@ def _seeds(targets, output_gradients):
 
 
 def _as_gradient(g, source):
-    """A gradient as a Tensor with the source's dtype and shape."""
+    """A gradient as a Tensor with the source's dtype and shape; subnormal values flushed to zero
+    as TF's kernels flush them (``d log_sigmoid(x)/dx`` at 100 is 0, not 3.8e-44)."""
     if isinstance(g, _TensorBase):
         return g if type(g) is Tensor else _wrap(g._value)
     want = source._value.dtype
@@ -608,6 +606,7 @@ def _as_gradient(g, source):
         g = np.asarray(g, dtype=want)
         if g.ndim == 0:
             g = g[()]
+    g = _tensor.flush_subnormals(g)
     if isinstance(g, np.ndarray) and not g.flags.writeable:
         g = g.copy()
     return _wrap(g)

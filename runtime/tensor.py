@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from . import errors
+from . import errors, protocol
 from .rules import registry
 from .rules.arithmetic import identity
 
@@ -293,6 +293,16 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     return constant(value, dtype=dtype)
 
 
+def flush_subnormals(value):
+    """``value`` with subnormal floats replaced by (signed) zero, as TF's CPU kernels give them:
+    TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44)."""
+    if getattr(value, "dtype", None) is not None and value.dtype.kind == "f":
+        small = np.abs(value) < np.finfo(value.dtype).tiny
+        if small.any():
+            return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
+    return value
+
+
 def _wrap(value):
     t = Tensor.__new__(Tensor)
     t._value = value
@@ -409,11 +419,12 @@ def _binary(fn, x, y):
     if ty is Tensor or ty is Variable or isinstance(y, _TensorBase):
         xd, yd = x._value.dtype, y._value.dtype
         if xd != yd:
-            raise errors.InvalidArgumentError(
-                f"cannot compute {_OP_NAMES.get(fn, registry._name_of(fn))} as input #1(zero-based) "
-                f"was expected to be a {as_dtype(xd).name} tensor but is a {as_dtype(yd).name} tensor: "
-                f"TF does not convert dtypes implicitly; cast one with tf.cast(y, tf.{as_dtype(xd).name})"
-            )
+            op, xn, yn = _OP_NAMES.get(fn, registry._name_of(fn)), as_dtype(xd).name, as_dtype(yd).name
+            e = errors.InvalidArgumentError(
+                f"cannot compute {op} as input #1(zero-based) was expected to be a {xn} tensor but is a "
+                f"{yn} tensor: TF does not convert dtypes implicitly; cast one with tf.cast(y, tf.{xn})")
+            e.graph_message = f"Input 'y' of '{op}' Op has type {yn} that does not match type {xn} of argument 'x'."
+            raise e  # what a traced function raises instead: errors.call_traced
         return apply(fn, (x, y))
     return apply(fn, (x, _coerce(y, x)))
 
@@ -426,6 +437,8 @@ def _rbinary(fn, x, y):
 def _coerce(value, like):
     """A non-tensor operand converted to ``like``'s dtype (TF converts Python numbers that way)."""
     want = like._value.dtype
+    if isinstance(value, complex) and want.kind != "c":      # TF refuses rather than drop the imaginary part
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {as_dtype(want).name}")
     if type(value) is float or type(value) is int:
         if want.kind in "iu" and type(value) is float and not value.is_integer():
             # TF converts such a float to float32 and then refuses the mixed-dtype op
@@ -459,6 +472,8 @@ class _TensorBase:
 
     # numpy protocols: numpy calls on tensors come back here and are recorded
     def __array__(self, dtype=None, copy=None):
+        if _state.tapes:
+            protocol.check_conversion(self)       # would drop a recorded gradient
         v = np.asarray(self._value)
         v = v if dtype is None else v.astype(dtype)
         if _EXPLAIN is not None:
@@ -466,21 +481,10 @@ class _TensorBase:
         return v
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if method != "__call__" or kwargs.get("out") is not None:
-            raise TypeError(
-                f"np.{ufunc.__name__}.{method} (or out=) is not supported on adjoin tensors; "
-                f"call the ufunc directly and use its result."
-            )
-        kwargs.pop("out", None)
-        return apply(ufunc, inputs, kwargs)
+        return protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        if func in _METADATA:
-            return func(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
-        composite = registry.COMPOSITES.get(func)
-        if composite is not None:  # several results (np.linalg.eigh, svd, ...): see registry
-            return composite(*args, **kwargs)
-        return apply(func, args, kwargs)
+        return protocol.array_function(func, args, kwargs)
 
     # properties
     @property
@@ -769,6 +773,59 @@ class Variable(_TensorBase):
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         self._same_dtype(delta, "assign_sub")
         return self.assign(self._value - _to_numpy(delta, self._value.dtype), read_value=read_value)
+
+    def _scatter(self, sparse_delta, ufunc, method):
+        """Apply ``sparse_delta`` (an ``IndexedSlices``) row-wise with ``ufunc`` (None: replace)."""
+        if type(sparse_delta).__name__ != "IndexedSlices":
+            raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: "
+                            f"{sparse_delta}")
+        self._same_dtype(sparse_delta.values, method)
+        indices = np.asarray(_to_numpy(sparse_delta.indices))
+        updates = np.asarray(_to_numpy(sparse_delta.values, self._value.dtype))
+        new = np.array(self._value, copy=True)
+        if ufunc is None:
+            new[indices] = updates
+        else:
+            ufunc.at(new, indices, updates)
+        return self.assign(new)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, None, "scatter_update")
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.add, "scatter_add")
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.subtract, "scatter_sub")
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.multiply, "scatter_mul")
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.maximum, "scatter_max")
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, np.minimum, "scatter_min")
+
+    def _scatter_nd(self, indices, updates, ufunc):
+        idx = np.asarray(_to_numpy(indices))
+        where = tuple(np.moveaxis(idx, -1, 0))
+        new = np.array(self._value, copy=True)
+        values = np.asarray(_to_numpy(updates, self._value.dtype))
+        if ufunc is None:
+            new[where] = values
+        else:
+            ufunc.at(new, where, values)
+        return self.assign(new)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return self._scatter_nd(indices, updates, None)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return self._scatter_nd(indices, updates, np.add)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return self._scatter_nd(indices, updates, np.subtract)
 
     def __repr__(self):
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "

@@ -16,8 +16,8 @@ the core IR's contract: core/ir.py; tests/transpiler/test_layers.py checks it):
 """
 
 from .api import differentiate, grad, jvp, value_and_grad, vjp
-from .core.errors import TranspileError
+from .core.errors import TranspileError, ZeroGradientWarning
 from .higher import hessian, hvp, jacobian
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "jacobian",
-           "TranspileError"]
+           "TranspileError", "ZeroGradientWarning"]

@@ -9,6 +9,7 @@ postpones it to the first call.
 import functools
 import inspect
 import types
+import warnings
 import weakref
 
 import numpy as np
@@ -18,17 +19,18 @@ from .analysis import signature
 from .frontend import sugar
 from . import tangent_compat
 from .analysis.activity import analyze
+from .analysis.zeros import structural_zeros
 from .modes.callees import callee_sources
 from .backend.codegen import compile_function, free_names, module_source, to_source
 from .core.context import Context
 from .core.callables import plain_function, register_transformer, register_wrapper
-from .core.errors import TranspileError, Unresolved
+from .core.errors import TranspileError, Unresolved, ZeroGradientWarning
 from .core.ir import output_names
 from .modes.forward import forward
 from .frontend.normalize import normalize
 from .backend.optimize import optimize
 from .frontend.carried import attach, carried, importable
-from .frontend.parsing import parse_function, wrt_names
+from .frontend.parsing import parse_function, weakly, wrt_names
 from .modes.reverse import reverse
 from .modes import floats as _floats
 from .core.astutil import copy_ast
@@ -86,6 +88,8 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     if elements:
         _floats.share_element_reads(core, elements)
     info = analyze(core, names, outputs, pyfloats, elements)
+    if not parsed.filename.startswith("<adjoin"):     # generated code read again: not the user's
+        _warn_zeros(fn, structural_zeros(core, info, names, outputs, parsed.filename, pyfloats, elements))
 
     if mode in ("forward", "tangent"):       # "tangent": returns the tangent only (hvp, hessian)
         name = ctx.namer.claim(f"jvp_{parsed.name}")
@@ -103,7 +107,8 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
             specialised = _floats.to_math(rev, ctx, nums, resolver(ctx))
     stages = Stages(parsed=parsed.node, normalized=core)
     if optimized:      # optimize rewrites in place: the stage before it is regenerated if asked for
-        stages[mode] = Later(lambda: transform(fn, wrt, preserve_result, note, mode, floats, False,
+        again = weakly(fn)       # the stage must not keep fn alive (generated code lives as long as fn)
+        stages[mode] = Later(lambda: transform(again(), wrt, preserve_result, note, mode, floats, False,
                                                memory_budget).node)
     else:
         stages[mode] = copy_ast(rev)
@@ -116,6 +121,21 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
     return gen
+
+
+_WARNED = weakref.WeakKeyDictionary()     # fn -> messages already given (variants share them)
+
+
+def _warn_zeros(fn, zeros):
+    """Warn once per function and message, however many variants (floats, modes) are generated."""
+    try:
+        seen = _WARNED.setdefault(fn, set())
+    except TypeError:
+        seen = set()
+    for _, message in zeros:
+        if message not in seen:
+            seen.add(message)
+            warnings.warn(ZeroGradientWarning(message), stacklevel=4)
 
 
 def _check_wrt_value(fname, pname, value):
@@ -149,11 +169,15 @@ class _Transformer:
     """Caches generated code for one function per (wrt, preserve_result)."""
 
     def __init__(self, fn):
-        self.fn = fn
+        self._fn = weakref.ref(fn)   # held weakly: _TRANSFORMERS is keyed by fn and must let it go
         self.cache = {}
         self.fast = {}          # (wrt, preserve_result, optimized, signature) -> run(args, seed)
         self.deferred = None
         self.signature = inspect.signature(fn)
+
+    @property
+    def fn(self):
+        return self._fn()
 
     def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=(), optimized=True,
             memory_budget=None):
@@ -239,7 +263,8 @@ class _Transformer:
 def _restructured(gen, signature_, args, kwargs, preserve_result, result):
     """Gradients with respect to a dict, list or tuple argument in that argument's structure,
     and each in its parameter's dtype."""
-    bound = signature_.bind(*args, **{k: v for k, v in kwargs.items() if k != gen.seed_name})
+    seed = getattr(gen, "seed_name", None)          # a split pair (vjp) has none
+    bound = signature_.bind(*args, **{k: v for k, v in kwargs.items() if k != seed})
     likes = [bound.arguments.get(name) for name in gen.wrt]
     grads, value = result if preserve_result else (result, None)
     grads = signature.cast_grads(grads, likes, len(gen.wrt) == 1)
@@ -561,7 +586,8 @@ def _split_vjp(t, wrt, args, kwargs, memory_budget=None):
     value, saved = pair.forward(*args, **kwargs)
 
     def pullback(cotangent=None):
-        return pair.backward(saved, cotangent)
+        grads = _restructured(pair, t.signature, args, kwargs, False, pair.backward(saved, cotangent))
+        return (grads,) if len(pair.wrt) == 1 and not pair.single else grads   # wrt=(0,), as grad
 
     return value, pullback
 

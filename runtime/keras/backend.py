@@ -191,6 +191,8 @@ def autocast_input(x, dtype=_FLOATX):
     if isinstance(x, (list, tuple)) and x and isinstance(x[0], (_TensorBase, np.ndarray)) and \
             not all(np.ndim(e) == 0 for e in x):
         return type(x)(autocast_input(e, dtype) for e in x)
+    if isinstance(x, dict):
+        return {k: autocast_input(v, dtype) for k, v in x.items()}
     if x is None:
         return None
     arr = np.asarray(x)

@@ -44,6 +44,8 @@ def _is_symbolic(x):
 def _shape_of(x):
     if isinstance(x, (list, tuple)) and not isinstance(x, TensorShape):
         return [_shape_of(e) for e in x]
+    if isinstance(x, dict):
+        return {k: _shape_of(v) for k, v in x.items()}
     return tuple(x.shape)
 
 

@@ -16,6 +16,7 @@ batch-size-weighted mean over the epoch.
 import math
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -43,12 +44,78 @@ def _as_arrays(x):
             isinstance(e, (np.ndarray, _TensorBase)) and np.ndim(e) >= 1 for e in x):
         return [np.asarray(backend.to_numpy(e)) for e in x]  # several inputs
     if isinstance(x, dict):
-        raise TypeError("dict inputs are not supported by this Keras subset; pass arrays.")
+        raise TypeError("dict inputs are not supported by this Keras subset with arrays; pass arrays, "
+                        "or a tf.data.Dataset whose elements are (dict, y) tuples.")
     return np.asarray(backend.to_numpy(x))
+
+
+def _is_dataset(x):
+    """Whether ``x`` is a ``tf.data.Dataset`` (without importing tf.data when it was never used)."""
+    data = sys.modules.get(__name__.rsplit(".", 2)[0] + ".data")
+    return data is not None and isinstance(x, data.Dataset)
+
+
+def _unpack(element):
+    """A dataset element as Keras 3 reads it: ``(x,)``, ``(x, y)``, ``(x, y, sample_weight)``, or ``x``."""
+    if isinstance(element, tuple) and not hasattr(element, "_fields"):
+        if not 1 <= len(element) <= 3:
+            raise ValueError("Data is expected to be in format `x`, `(x,)`, `(x, y)`, or "
+                             f"`(x, y, sample_weight)`, found a tuple of {len(element)} elements.")
+        return tuple(element) + (None,) * (3 - len(element))
+    return element, None, None
+
+
+class _DatasetBatches:
+    """The batches of one epoch after another from a dataset, as Keras 3's ``EpochIterator``: with
+    ``steps_per_epoch`` the iterator carries over between epochs (restarting once exhausted)."""
+
+    def __init__(self, dataset, steps_per_epoch=None, what="fit"):
+        known = int(dataset.cardinality())
+        if known == -1 and not steps_per_epoch:  # tf.data.INFINITE_CARDINALITY
+            raise ValueError(f"The dataset is infinite (it repeats forever): pass `steps_per_epoch` "
+                             f"(`steps` for evaluate/predict) to `{what}()`, or call `.take(n)` on it.")
+        self.dataset, self.steps_per_epoch, self.iterator = dataset, steps_per_epoch, None
+        self.steps = steps_per_epoch or (known if known >= 0 else None)
+
+    def epoch(self):
+        if self.iterator is None or not self.steps_per_epoch:
+            self.iterator = iter(self.dataset)
+        step = 0
+        while self.steps is None or step < self.steps:
+            try:
+                element = next(self.iterator)
+            except StopIteration:
+                self.iterator = None
+                if self.steps_per_epoch:
+                    warnings.warn("Your input ran out of data; interrupting training. Make sure that your "
+                                  "dataset or generator can generate at least `steps_per_epoch * epochs` "
+                                  "batches. You may need to use the `.repeat()` function when building "
+                                  "your dataset.", stacklevel=3)
+                return
+            step += 1
+            yield _unpack(element)
+
+
+def _array_batches(x, y, sw, batch_size, shuffle, steps):
+    n = _num_samples(x)
+    order = backend.rng().permutation(n) if shuffle else None
+    for step, idx in enumerate(_batches(n, batch_size, order)):
+        if steps is not None and step >= steps:
+            break
+        yield _take(x, idx), _take(y, idx), None if sw is None else sw[idx]
 
 
 def _num_samples(x):
     return len(x[0]) if isinstance(x, list) else len(x)
+
+
+def _batch_size_of(x):
+    """The number of samples in one batch of inputs (arrays, tensors, a list or dict of them)."""
+    if isinstance(x, dict):
+        x = next(iter(x.values()))
+    if isinstance(x, (list, tuple)):
+        x = x[0]
+    return int(x.shape[0])
 
 
 def _take(x, idx):
@@ -161,7 +228,7 @@ class TrainingMixin:
         self._update_metrics(loss, x, y, y_pred, sample_weight)
 
     def _update_metrics(self, loss, x, y, y_pred, sample_weight):
-        n = _num_samples(x) if isinstance(x, (list, np.ndarray)) else int(x.shape[0])
+        n = _batch_size_of(x)
         self._keras_loss_tracker.update_state(loss, sample_weight=n)
         for m in self._compiled_metrics:
             m.update_state(y, y_pred, sample_weight=sample_weight)
@@ -176,19 +243,32 @@ class TrainingMixin:
             validation_batch_size=None, validation_freq=1):
         self._check_compiled("fit")
         verbose = _verbosity(verbose)
-        x, y = _as_arrays(x), _as_arrays(y)
-        sw = None if sample_weight is None else np.asarray(backend.to_numpy(sample_weight))
-        if validation_data is None and validation_split:
-            n = _num_samples(x)
-            split = int(math.floor(n * (1.0 - validation_split)))
-            validation_data = (_take(x, slice(split, None)), _take(y, slice(split, None)))
-            x, y = _take(x, slice(0, split)), _take(y, slice(0, split))
-            sw = None if sw is None else sw[:split]
-        n = _num_samples(x)
-        batch_size = batch_size or 32
-        steps = math.ceil(n / batch_size)
-        if steps_per_epoch:
-            steps = min(steps, steps_per_epoch)
+        if _is_dataset(x):
+            if validation_split:
+                raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays, "
+                                 "found a tf.data.Dataset: pass `validation_data` instead.")
+            if shuffle:
+                warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was "
+                              "provided as a tf.data.Dataset. The Dataset is expected to already be "
+                              "shuffled (via `.shuffle(buffer_size)`).", stacklevel=2)
+            source = _DatasetBatches(x, steps_per_epoch)
+            steps, epoch_batches = source.steps, source.epoch
+        else:
+            x, y = _as_arrays(x), _as_arrays(y)
+            sw = None if sample_weight is None else np.asarray(backend.to_numpy(sample_weight))
+            if validation_data is None and validation_split:
+                n = _num_samples(x)
+                split = int(math.floor(n * (1.0 - validation_split)))
+                validation_data = (_take(x, slice(split, None)), _take(y, slice(split, None)))
+                x, y = _take(x, slice(0, split)), _take(y, slice(0, split))
+                sw = None if sw is None else sw[:split]
+            batch_size = batch_size or 32
+            steps = math.ceil(_num_samples(x) / batch_size)
+            if steps_per_epoch:
+                steps = min(steps, steps_per_epoch)
+
+            def epoch_batches():
+                return _array_batches(x, y, sw, batch_size, shuffle, steps)
         history = History()
         history.params = {"verbose": verbose, "epochs": epochs, "steps": steps}
         history.model = self
@@ -198,22 +278,21 @@ class TrainingMixin:
             getattr(cb, "on_train_begin", lambda logs=None: None)()
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
-            order = backend.rng().permutation(n) if shuffle else None
             if verbose:
                 print(f"Epoch {epoch + 1}/{epochs}")
             start = time.perf_counter()
-            for step, idx in enumerate(_batches(n, batch_size, order)):
-                if step >= steps:
-                    break
-                self.train_step(_take(x, idx), _take(y, idx), None if sw is None else sw[idx])
+            done = 0
+            for xb, yb, swb in epoch_batches():
+                self.train_step(xb, yb, swb)
+                done += 1
             logs = self._logs()
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                vx, vy = validation_data[0], validation_data[1]
-                vsw = validation_data[2] if len(validation_data) > 2 else None
-                logs.update(self._evaluate_logs(vx, vy, validation_batch_size or batch_size, vsw, prefix="val_"))
+                logs.update(self._validation_logs(validation_data, validation_batch_size or batch_size,
+                                                  validation_steps))
+            logs = dict(sorted(logs.items()))  # Keras 3 sorts the logs by name
             elapsed = time.perf_counter() - start
             if verbose:
-                print(progress_line(steps, elapsed, logs, verbose))
+                print(progress_line(steps or done, elapsed, logs, verbose))
                 sys.stdout.flush()
             history.epoch.append(epoch)
             for k, v in logs.items():
@@ -227,42 +306,50 @@ class TrainingMixin:
         self.__dict__["history"] = history
         return history
 
-    def _evaluate_logs(self, x, y, batch_size, sample_weight=None, prefix=""):
-        x, y = _as_arrays(x), _as_arrays(y)
-        sw = None if sample_weight is None else np.asarray(backend.to_numpy(sample_weight))
+    def _validation_logs(self, data, batch_size, steps):
+        if _is_dataset(data):
+            return self._evaluate_logs(data, None, batch_size, steps=steps, prefix="val_")[0]
+        vsw = data[2] if len(data) > 2 else None
+        return self._evaluate_logs(data[0], data[1], batch_size, vsw, steps=steps, prefix="val_")[0]
+
+    def _evaluate_logs(self, x, y, batch_size, sample_weight=None, steps=None, prefix=""):
+        """Run ``test_step`` over the data; the logs and the number of steps run."""
+        if _is_dataset(x):
+            batches = _DatasetBatches(x, steps, "evaluate").epoch()
+        else:
+            x, y = _as_arrays(x), _as_arrays(y)
+            sw = None if sample_weight is None else np.asarray(backend.to_numpy(sample_weight))
+            batches = _array_batches(x, y, sw, batch_size or 32, False, steps)
         self.reset_metrics()
-        n = _num_samples(x)
-        for idx in _batches(n, batch_size, None):
-            self.test_step(_take(x, idx), _take(y, idx), None if sw is None else sw[idx])
-        return self._logs(prefix)
+        done = 0
+        for xb, yb, swb in batches:
+            self.test_step(xb, yb, swb)
+            done += 1
+        return self._logs(prefix), done
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **kwargs):
         self._check_compiled("evaluate")
         verbose = _verbosity(verbose)
-        batch_size = batch_size or 32
         start = time.perf_counter()
-        logs = self._evaluate_logs(x, y, batch_size, sample_weight)
+        logs, done = self._evaluate_logs(x, y, batch_size, sample_weight, steps)
         if verbose:
-            n = _num_samples(_as_arrays(x))
-            print(progress_line(math.ceil(n / batch_size), time.perf_counter() - start, logs, verbose))
+            print(progress_line(done, time.perf_counter() - start, logs, verbose))
         if return_dict:
-            return logs
+            return dict(sorted(logs.items()))  # Keras 3 sorts the logs by name
         values = [logs[m.name] for m in self.metrics]
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         verbose = _verbosity(verbose)
-        x = _as_arrays(x)
-        n = _num_samples(x)
-        batch_size = batch_size or 32
+        if _is_dataset(x):
+            batches = (b[0] for b in _DatasetBatches(x, steps, "predict").epoch())
+        else:
+            batches = (b[0] for b in _array_batches(_as_arrays(x), None, None, batch_size or 32, False, steps))
         start = time.perf_counter()
-        outs = []
-        for idx in _batches(n, batch_size, None):
-            out = self(_take(x, idx), training=False)
-            outs.append(out)
+        outs = [self(xb, training=False) for xb in batches]
         if verbose:
-            print(progress_line(math.ceil(n / batch_size), time.perf_counter() - start, {}, verbose))
+            print(progress_line(len(outs), time.perf_counter() - start, {}, verbose))
         if outs and isinstance(outs[0], (list, tuple)):
             return [np.concatenate([backend.to_numpy(o[i]) for o in outs]) for i in range(len(outs[0]))]
         return np.concatenate([backend.to_numpy(o) for o in outs]) if outs else np.zeros((0,))

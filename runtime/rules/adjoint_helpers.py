@@ -23,7 +23,7 @@ import linecache
 
 import numpy as np
 
-from . import arithmetic, shape
+from . import arithmetic, products, shape  # noqa: F401
 from .registry import define, lookup, nondifferentiable
 from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation, item_array,
                       items_like, keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
@@ -219,7 +219,7 @@ def _bilinear(module, prim, extra=""):
 
 
 _bilinear(arithmetic, np.matmul)
-_bilinear(shape, np.dot, extra=", out=None")
+_bilinear(products, np.dot, extra=", out=None")
 
 
 # item_seed(value, keys, items): a called function's tuple cotangent from its items' cotangents.

@@ -1,12 +1,11 @@
-"""Rules for elementwise numpy functions: exp/log family, roots, trigonometric and hyperbolic
-functions, abs/sign, maximum/minimum, where, clip and a few binary ufuncs.
+"""Rules for elementwise numpy functions: exp/log family, powers and roots, abs/sign and
+remainders.  Trigonometric and hyperbolic functions are in ``trig``, selections (maximum,
+where, clip, ...) in ``selection``, complex parts in ``complexes``.
 
 Edge behaviour follows TensorFlow (see shared/TF-BEHAVIOUR.md, "Values at the edges"):
 
 * ``abs`` has gradient ``sign(x)``, so 0 at x = 0; ``sign`` has a zero gradient (not None).
 * ``sqrt``'s gradient is 0 wherever the incoming gradient is 0, even at x = 0.
-* ``maximum``/``minimum``: at a tie the whole gradient goes to the first argument.
-* ``clip`` passes the gradient exactly at the bounds, 0 strictly outside them.
 * ``mod`` (floor-mod) follows TF's FloorMod gradient: d/dx = 1, d/dy = -floor(x / y).
 """
 
@@ -16,7 +15,7 @@ import operator
 import numpy as np
 
 from .registry import define
-from .support import broadcast_like, unbroadcast
+from .support import broadcast_like, items_like, unbroadcast
 
 
 # --- exponentials and logarithms --------------------------------------------------------
@@ -122,6 +121,30 @@ define(
 )
 
 
+# log2(2**x + 2**y)
+def logaddexp2_vjp_x(g, ans, x, y):
+    return unbroadcast(g * np.exp2(x - ans), x)
+
+
+def logaddexp2_vjp_y(g, ans, x, y):
+    return unbroadcast(g * np.exp2(y - ans), y)
+
+
+def logaddexp2_jvp_x(t, ans, x, y):
+    return broadcast_like(t * np.exp2(x - ans), ans)
+
+
+def logaddexp2_jvp_y(t, ans, x, y):
+    return broadcast_like(t * np.exp2(y - ans), ans)
+
+
+define(
+    np.logaddexp2,
+    vjp=(logaddexp2_vjp_x, logaddexp2_vjp_y),
+    jvp=(logaddexp2_jvp_x, logaddexp2_jvp_y),
+)
+
+
 # --- powers and roots -------------------------------------------------------------------
 
 # TF: the gradient is 0 where the incoming gradient is 0, also at x = 0 (no 0 * inf = NaN) and
@@ -174,15 +197,40 @@ define(np.reciprocal, vjp=(reciprocal_vjp,), jvp=(reciprocal_jvp,))
 
 # --- sign and magnitude -----------------------------------------------------------------
 
+# For complex x (|z| is real) the cotangent is conj(z) / |z| (see ``complexes``): conj(sign(z))
+# in numpy 2, which is sign(x) for real x -- one branch-free rule the transpiler inlines.
 def abs_vjp(g, ans, x):
-    return g * np.sign(x)
+    return g * np.conj(np.sign(x))
 
 
 def abs_jvp(t, ans, x):
-    return t * np.sign(x)
+    return np.real(np.conj(np.sign(x)) * t)
+
+
+if np.sign(1j) != 1j:       # numpy 1.x: sign(z) is the sign of the real part
+    def abs_vjp(g, ans, x):  # noqa: F811
+        if np.iscomplexobj(x):
+            return g * np.conj(x) / np.where(ans == 0, 1.0, ans)
+        return g * np.sign(x)
+
+    def abs_jvp(t, ans, x):  # noqa: F811
+        if np.iscomplexobj(x):
+            return np.real(np.conj(x) * t) / np.where(ans == 0, 1.0, ans)
+        return t * np.sign(x)
 
 
 define((np.absolute, np.abs, builtins.abs, operator.abs), vjp=(abs_vjp,), jvp=(abs_jvp,))
+
+
+def fabs_vjp(g, ans, x):
+    return g * np.sign(x)
+
+
+def fabs_jvp(t, ans, x):
+    return t * np.sign(x)
+
+
+define(np.fabs, vjp=(fabs_vjp,), jvp=(fabs_jvp,))
 
 
 # TF: a zero gradient, not None.
@@ -195,298 +243,6 @@ def sign_jvp(t, ans, x):
 
 
 define(np.sign, vjp=(sign_vjp,), jvp=(sign_jvp,))
-
-
-# --- trigonometric ----------------------------------------------------------------------
-
-def sin_vjp(g, ans, x):
-    return g * np.cos(x)
-
-
-def sin_jvp(t, ans, x):
-    return t * np.cos(x)
-
-
-define(np.sin, vjp=(sin_vjp,), jvp=(sin_jvp,))
-
-
-def cos_vjp(g, ans, x):
-    return -g * np.sin(x)
-
-
-def cos_jvp(t, ans, x):
-    return -t * np.sin(x)
-
-
-define(np.cos, vjp=(cos_vjp,), jvp=(cos_jvp,))
-
-
-def tan_vjp(g, ans, x):
-    return g / np.square(np.cos(x))
-
-
-def tan_jvp(t, ans, x):
-    return t / np.square(np.cos(x))
-
-
-define(np.tan, vjp=(tan_vjp,), jvp=(tan_jvp,))
-
-
-def arcsin_vjp(g, ans, x):
-    return g / np.sqrt(1.0 - x * x)
-
-
-def arcsin_jvp(t, ans, x):
-    return t / np.sqrt(1.0 - x * x)
-
-
-define(np.arcsin, vjp=(arcsin_vjp,), jvp=(arcsin_jvp,))
-
-
-def arccos_vjp(g, ans, x):
-    return -g / np.sqrt(1.0 - x * x)
-
-
-def arccos_jvp(t, ans, x):
-    return -t / np.sqrt(1.0 - x * x)
-
-
-define(np.arccos, vjp=(arccos_vjp,), jvp=(arccos_jvp,))
-
-
-def arctan_vjp(g, ans, x):
-    return g / (1.0 + x * x)
-
-
-def arctan_jvp(t, ans, x):
-    return t / (1.0 + x * x)
-
-
-define(np.arctan, vjp=(arctan_vjp,), jvp=(arctan_jvp,))
-
-
-# arctan2(y, x): the angle of the point (x, y)
-def arctan2_vjp_y(g, ans, y, x):
-    return unbroadcast(g * x / (x * x + y * y), y)
-
-
-def arctan2_vjp_x(g, ans, y, x):
-    return unbroadcast(-g * y / (x * x + y * y), x)
-
-
-def arctan2_jvp_y(t, ans, y, x):
-    return broadcast_like(t * x / (x * x + y * y), ans)
-
-
-def arctan2_jvp_x(t, ans, y, x):
-    return broadcast_like(-t * y / (x * x + y * y), ans)
-
-
-define(np.arctan2, vjp=(arctan2_vjp_y, arctan2_vjp_x), jvp=(arctan2_jvp_y, arctan2_jvp_x))
-
-
-def hypot_vjp_x(g, ans, x, y):
-    return unbroadcast(g * x / ans, x)
-
-
-def hypot_vjp_y(g, ans, x, y):
-    return unbroadcast(g * y / ans, y)
-
-
-def hypot_jvp_x(t, ans, x, y):
-    return broadcast_like(t * x / ans, ans)
-
-
-def hypot_jvp_y(t, ans, x, y):
-    return broadcast_like(t * y / ans, ans)
-
-
-define(np.hypot, vjp=(hypot_vjp_x, hypot_vjp_y), jvp=(hypot_jvp_x, hypot_jvp_y))
-
-
-def deg2rad_vjp(g, ans, x):
-    return g * 0.017453292519943295
-
-
-def deg2rad_jvp(t, ans, x):
-    return t * 0.017453292519943295
-
-
-define((np.deg2rad, np.radians), vjp=(deg2rad_vjp,), jvp=(deg2rad_jvp,))
-
-
-def rad2deg_vjp(g, ans, x):
-    return g * 57.29577951308232
-
-
-def rad2deg_jvp(t, ans, x):
-    return t * 57.29577951308232
-
-
-define((np.rad2deg, np.degrees), vjp=(rad2deg_vjp,), jvp=(rad2deg_jvp,))
-
-
-# --- hyperbolic -------------------------------------------------------------------------
-
-def sinh_vjp(g, ans, x):
-    return g * np.cosh(x)
-
-
-def sinh_jvp(t, ans, x):
-    return t * np.cosh(x)
-
-
-define(np.sinh, vjp=(sinh_vjp,), jvp=(sinh_jvp,))
-
-
-def cosh_vjp(g, ans, x):
-    return g * np.sinh(x)
-
-
-def cosh_jvp(t, ans, x):
-    return t * np.sinh(x)
-
-
-define(np.cosh, vjp=(cosh_vjp,), jvp=(cosh_jvp,))
-
-
-def tanh_vjp(g, ans, x):
-    return g * (1.0 - ans * ans)
-
-
-def tanh_jvp(t, ans, x):
-    return t * (1.0 - ans * ans)
-
-
-define(np.tanh, vjp=(tanh_vjp,), jvp=(tanh_jvp,))
-
-
-def arcsinh_vjp(g, ans, x):
-    return g / np.sqrt(x * x + 1.0)
-
-
-def arcsinh_jvp(t, ans, x):
-    return t / np.sqrt(x * x + 1.0)
-
-
-define(np.arcsinh, vjp=(arcsinh_vjp,), jvp=(arcsinh_jvp,))
-
-
-def arccosh_vjp(g, ans, x):
-    return g / np.sqrt(x * x - 1.0)
-
-
-def arccosh_jvp(t, ans, x):
-    return t / np.sqrt(x * x - 1.0)
-
-
-define(np.arccosh, vjp=(arccosh_vjp,), jvp=(arccosh_jvp,))
-
-
-def arctanh_vjp(g, ans, x):
-    return g / (1.0 - x * x)
-
-
-def arctanh_jvp(t, ans, x):
-    return t / (1.0 - x * x)
-
-
-define(np.arctanh, vjp=(arctanh_vjp,), jvp=(arctanh_jvp,))
-
-
-# --- selection: maximum, minimum, where, clip -------------------------------------------
-
-# TF: at a tie (x == y) the whole gradient goes to the first argument.
-def maximum_vjp_x(g, ans, x, y):
-    return unbroadcast(np.where(x >= y, g, 0.0), x)
-
-
-def maximum_vjp_y(g, ans, x, y):
-    return unbroadcast(np.where(x >= y, 0.0, g), y)
-
-
-def maximum_jvp_x(t, ans, x, y):
-    return broadcast_like(np.where(x >= y, t, 0.0), ans)
-
-
-def maximum_jvp_y(t, ans, x, y):
-    return broadcast_like(np.where(x >= y, 0.0, t), ans)
-
-
-define(np.maximum, vjp=(maximum_vjp_x, maximum_vjp_y), jvp=(maximum_jvp_x, maximum_jvp_y))
-
-
-def minimum_vjp_x(g, ans, x, y):
-    return unbroadcast(np.where(x <= y, g, 0.0), x)
-
-
-def minimum_vjp_y(g, ans, x, y):
-    return unbroadcast(np.where(x <= y, 0.0, g), y)
-
-
-def minimum_jvp_x(t, ans, x, y):
-    return broadcast_like(np.where(x <= y, t, 0.0), ans)
-
-
-def minimum_jvp_y(t, ans, x, y):
-    return broadcast_like(np.where(x <= y, 0.0, t), ans)
-
-
-define(np.minimum, vjp=(minimum_vjp_x, minimum_vjp_y), jvp=(minimum_jvp_x, minimum_jvp_y))
-
-
-# np.where(cond, x, y): the condition gets no gradient.  (The one-argument form returns
-# indices and has no differentiable argument.)
-def where_vjp_x(g, ans, condition, x=None, y=None):
-    return unbroadcast(np.where(condition, g, 0.0), x)
-
-
-def where_vjp_y(g, ans, condition, x=None, y=None):
-    return unbroadcast(np.where(condition, 0.0, g), y)
-
-
-def where_jvp_x(t, ans, condition, x=None, y=None):
-    return broadcast_like(np.where(condition, t, 0.0), ans)
-
-
-def where_jvp_y(t, ans, condition, x=None, y=None):
-    return broadcast_like(np.where(condition, 0.0, t), ans)
-
-
-define(np.where, vjp=(None, where_vjp_x, where_vjp_y), jvp=(None, where_jvp_x, where_jvp_y))
-
-
-# np.clip(a, a_min, a_max): the gradient passes where a lies within the bounds, bounds included
-# (there ans == a exactly); a bound gets the gradient where a lies beyond it.
-def clip_vjp_a(g, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return unbroadcast(np.where(ans == a, g, 0.0), a)
-
-
-def clip_vjp_min(g, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return unbroadcast(np.where(np.logical_and(ans != a, ans == a_min), g, 0.0), a_min)
-
-
-def clip_vjp_max(g, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return unbroadcast(np.where(np.logical_and(ans != a, ans == a_max), g, 0.0), a_max)
-
-
-def clip_jvp_a(t, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return broadcast_like(np.where(ans == a, t, 0.0), ans)
-
-
-def clip_jvp_min(t, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return broadcast_like(np.where(np.logical_and(ans != a, ans == a_min), t, 0.0), ans)
-
-
-def clip_jvp_max(t, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return broadcast_like(np.where(np.logical_and(ans != a, ans == a_max), t, 0.0), ans)
-
-
-define(
-    np.clip,
-    vjp=(clip_vjp_a, clip_vjp_min, clip_vjp_max),
-    jvp=(clip_jvp_a, clip_jvp_min, clip_jvp_max),
-)
 
 
 # --- remainders (TF FloorMod gradient: d/dx = 1, d/dy = -floor(x / y)) -------------------
@@ -520,3 +276,67 @@ def fmod_jvp_y(t, ans, x, y):
 
 
 define(np.fmod, vjp=(mod_vjp_x, fmod_vjp_y), jvp=(mod_jvp_x, fmod_jvp_y))
+
+
+# float_power: x ** y computed in float64 (same derivative as power; d/dy is 0 where x == 0)
+def float_power_vjp_x(g, ans, x, y):
+    return unbroadcast(g * y * np.float_power(x, np.where(y, y - 1, 1)), x)
+
+
+def float_power_vjp_y(g, ans, x, y):
+    return unbroadcast(g * ans * np.log(np.where(x == 0, 1, x)), y)
+
+
+def float_power_jvp_x(t, ans, x, y):
+    return broadcast_like(t * y * np.float_power(x, np.where(y, y - 1, 1)), ans)
+
+
+def float_power_jvp_y(t, ans, x, y):
+    return broadcast_like(t * ans * np.log(np.where(x == 0, 1, x)), ans)
+
+
+define(np.float_power, vjp=(float_power_vjp_x, float_power_vjp_y), jvp=(float_power_jvp_x, float_power_jvp_y))
+
+
+# ldexp(x, i) = x * 2**i (i is an integer: no gradient)
+def ldexp_vjp(g, ans, x1, x2):
+    return unbroadcast(g * np.exp2(x2), x1)
+
+
+def ldexp_jvp(t, ans, x1, x2):
+    return broadcast_like(t * np.exp2(x2), ans)
+
+
+define(np.ldexp, vjp=(ldexp_vjp, None), jvp=(ldexp_jvp, None))
+
+
+# modf(x) = (x - trunc(x), trunc(x)) and divmod(x, y) = (x // y, x % y): tuple results, whose
+# cotangent is one per item (items_like fills the missing ones with zeros)
+def modf_vjp(g, ans, x):
+    return items_like(g, ans)[0]
+
+
+def modf_jvp(t, ans, x):
+    return (t, np.zeros_like(t))
+
+
+define(np.modf, vjp=(modf_vjp,), jvp=(modf_jvp,))
+
+
+def divmod_vjp_x(g, ans, x1, x2):
+    return unbroadcast(items_like(g, ans)[1], x1)
+
+
+def divmod_vjp_y(g, ans, x1, x2):
+    return unbroadcast(-items_like(g, ans)[1] * ans[0], x2)
+
+
+def divmod_jvp_x(t, ans, x1, x2):
+    return (np.zeros_like(ans[0]), broadcast_like(t, ans[1]))
+
+
+def divmod_jvp_y(t, ans, x1, x2):
+    return (np.zeros_like(ans[0]), broadcast_like(-t * ans[0], ans[1]))
+
+
+define(np.divmod, vjp=(divmod_vjp_x, divmod_vjp_y), jvp=(divmod_jvp_x, divmod_jvp_y))

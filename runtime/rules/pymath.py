@@ -282,21 +282,4 @@ def atanh_jvp(t, ans, x):
 
 define(math.atanh, vjp=(atanh_vjp,), jvp=(atanh_jvp,))
 
-
-def hypot_vjp_x(g, ans, x, y):
-    return g * x / ans
-
-
-def hypot_vjp_y(g, ans, x, y):
-    return g * y / ans
-
-
-def hypot_jvp_x(t, ans, x, y):
-    return t * x / ans
-
-
-def hypot_jvp_y(t, ans, x, y):
-    return t * y / ans
-
-
-define(math.hypot, vjp=(hypot_vjp_x, hypot_vjp_y), jvp=(hypot_jvp_x, hypot_jvp_y))
+# math.hypot (any number of coordinates) is in ``pyspecial``.

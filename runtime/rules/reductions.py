@@ -101,7 +101,9 @@ def prod_jvp(t, ans, a, axis=None, dtype=None, out=None, keepdims=False, initial
 define(np.prod, vjp=(prod_vjp,), jvp=(prod_jvp,))
 
 
-# --- var / std --------------------------------------------------------------------------
+# --- var / std ---
+# Where the deviation is 0 (one element, or all equal) every centered value is 0 too: the
+# gradient is 0 there (a subgradient of the corner), not 0 / 0.-----------------------------------------------------------------------
 
 def var_vjp(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     centered = a - np.mean(a, axis=axis, keepdims=True)
@@ -118,13 +120,14 @@ define(np.var, vjp=(var_vjp,), jvp=(var_jvp,))
 
 def std_vjp(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     centered = a - np.mean(a, axis=axis, keepdims=True)
-    scale = expand_reduced(g / ans, a, axis, keepdims) / (reduced_size(shape_of(a), axis) - ddof)
+    scale = expand_reduced(g / np.where(ans == 0, 1.0, ans), a, axis, keepdims) / (reduced_size(shape_of(a), axis) - ddof)
     return scale * centered
 
 
 def std_jvp(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     centered = a - np.mean(a, axis=axis, keepdims=True)
-    return np.sum(t * centered, axis=axis, keepdims=keepdims) / (ans * (reduced_size(shape_of(a), axis) - ddof))
+    return np.sum(t * centered, axis=axis, keepdims=keepdims) / (
+        np.where(ans == 0, 1.0, ans) * (reduced_size(shape_of(a), axis) - ddof))
 
 
 define(np.std, vjp=(std_vjp,), jvp=(std_jvp,))

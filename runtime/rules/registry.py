@@ -163,10 +163,68 @@ def _name_of(fn):
     mod = getattr(fn, "__module__", None) or ""
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
     if mod.startswith("numpy") or type(fn).__name__ == "ufunc":
-        return "np." + getattr(fn, "__name__", name)
-    if mod in ("math", "operator", "builtins"):
-        return f"{mod}.{name}"
+        sub = next((public for private, public in _NUMPY_SUBMODULES
+                    if mod == "numpy." + private or mod.startswith(f"numpy.{private}.")), None)
+        return ("np." if sub is None else f"np.{sub}.") + getattr(fn, "__name__", name)
+    if mod in ("math", "operator", "_operator", "builtins"):
+        return f"{mod.lstrip('_')}.{name}"
     return name
+
+
+_NUMPY_SUBMODULES = (("linalg", "linalg"), ("fft", "fft"), ("random", "random"), ("polynomial", "polynomial"),
+                     ("ma", "ma"), ("lib.scimath", "emath"), ("lib.stride_tricks", "lib.stride_tricks"),
+                     ("lib._stride_tricks", "lib.stride_tricks"))
+
+name_of = _name_of
+
+# Where the rules of a numpy function's family live, by the (private) numpy module defining it.
+_FAMILY_FILES = (
+    ("numpy.linalg", "linalg.py"), ("numpy.fft", "fft.py"), ("numpy._core.fromnumeric", "reductions.py"),
+    ("numpy.lib._nanfunctions", "nanreductions.py"), ("numpy.lib._function_base", "statistics.py"),
+    ("numpy.lib._shape_base", "arrange.py"), ("numpy.lib._twodim_base", "arrange.py"),
+    ("numpy.lib._stride_tricks", "shape.py"), ("numpy._core.shape_base", "joining.py"),
+    ("numpy._core.numeric", "products.py"), ("numpy._core.multiarray", "shape.py"),
+    ("numpy.lib._arraypad", "arrange.py"), ("numpy._core.function_base", "arrange.py"),
+    ("math", "pymath.py"), ("builtins", "pyspecial.py"), ("_operator", "arithmetic.py"),
+)
+
+
+def family_file(fn):
+    """The file (relative to the project) where rules for ``fn``'s family live, when one exists."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    if type(fn).__name__ == "ufunc":
+        found = "elementwise.py"
+    else:
+        mod = getattr(fn, "__module__", None) or ""
+        impl = getattr(getattr(fn, "__wrapped__", None), "__module__", None) or mod
+        found = next((f for prefix, f in _FAMILY_FILES if impl.startswith(prefix) or mod.startswith(prefix)), None)
+    if found is None or not os.path.exists(os.path.join(here, found)):
+        return None
+    return "runtime/rules/" + found
+
+
+def add_rule_hint(fn):
+    """What to do about ``fn`` having no rule: where its family's rules live and how to add one."""
+    name = name_of(fn)
+    short = getattr(fn, "__name__", "f")
+    where = family_file(fn)
+    place = f"the rules of its family live in {where}" if where else "rules live in the modules of runtime/rules/"
+    return (f"{place}: add one there with runtime.rules.define({name}, vjp=({short}_vjp, ...), "
+            f"jvp=({short}_jvp, ...)), or register it with runtime.rules.nondifferentiable({name}) "
+            f"if no gradient flows through it")
+
+
+def method_hint(meth):
+    """For ``x.meth()`` without a rule: the numpy function if numpy has one, else how to add a rule."""
+    import numpy as np
+    fn = getattr(np, meth, None)
+    if callable(fn):
+        return f"call the numpy function instead (np.{meth}(x, ...)); " + add_rule_hint(fn)
+    return ("numpy has no function of that name to use instead: compute the value outside the "
+            "differentiated function, or add a primitive in a module of runtime/rules/ with "
+            "runtime.rules.define(...)")
 
 
 # --- primitives defined by this package -------------------------------------------------

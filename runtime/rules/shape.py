@@ -1,4 +1,4 @@
-"""Rules for shape manipulation, indexing, gathering, casting and dot products.
+"""Rules for shape manipulation, indexing, gathering and casting (products are in ``products``).
 
 Sequence arguments (``np.concatenate(arrays)``, ``np.stack(arrays)``): the VJP rule for the
 sequence returns a tuple with one gradient per element; the JVP rule receives a sequence of
@@ -205,57 +205,3 @@ def cast_jvp(t, ans, x, dtype):
 
 
 define(cast, vjp=(cast_vjp, None), jvp=(cast_jvp, None))
-
-
-# --- dot and outer products -------------------------------------------------------------
-# np.dot for operands of at most two dimensions (scalars multiply).
-
-def dot_vjp_a(g, ans, a, b, out=None):
-    if np.ndim(a) == 0 or np.ndim(b) == 0:
-        return unbroadcast(g * b, a)
-    if np.ndim(b) == 1:
-        if np.ndim(a) == 1:
-            return g * b
-        return np.outer(g, b)
-    return np.dot(g, np.transpose(b))
-
-
-def dot_vjp_b(g, ans, a, b, out=None):
-    if np.ndim(a) == 0 or np.ndim(b) == 0:
-        return unbroadcast(a * g, b)
-    if np.ndim(a) == 1:
-        if np.ndim(b) == 1:
-            return a * g
-        return np.outer(a, g)
-    return np.dot(np.transpose(a), g)
-
-
-def dot_jvp_a(t, ans, a, b, out=None):
-    return np.dot(t, b)
-
-
-def dot_jvp_b(t, ans, a, b, out=None):
-    return np.dot(a, t)
-
-
-define(np.dot, vjp=(dot_vjp_a, dot_vjp_b), jvp=(dot_jvp_a, dot_jvp_b))
-
-
-# np.outer flattens its operands.
-def outer_vjp_a(g, ans, a, b, out=None):
-    return np.reshape(np.dot(g, np.ravel(b)), shape_of(a))
-
-
-def outer_vjp_b(g, ans, a, b, out=None):
-    return np.reshape(np.dot(np.ravel(a), g), shape_of(b))
-
-
-def outer_jvp_a(t, ans, a, b, out=None):
-    return np.outer(t, b)
-
-
-def outer_jvp_b(t, ans, a, b, out=None):
-    return np.outer(a, t)
-
-
-define(np.outer, vjp=(outer_vjp_a, outer_vjp_b), jvp=(outer_jvp_a, outer_jvp_b))

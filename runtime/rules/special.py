@@ -55,3 +55,122 @@ def erfc_jvp(t, ans, x):
 
 
 define(erfc, vjp=(erfc_vjp,), jvp=(erfc_jvp,))
+
+
+# --- digamma and polygamma (the derivatives of math.lgamma / math.gamma) --------------------------
+# Recurrence psi_n(x) = psi_n(x + 1) - (-1)^n n! / x^(n+1) shifts x up to >= 10, where the
+# asymptotic series is accurate to double precision.  Poles at 0, -1, -2, ... give inf / nan.
+
+_BERNOULLI = (1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6, -3617.0 / 510)
+
+
+def _polygamma_scalar(n, x):
+    n, x = int(n), float(x)
+    if x <= 0 and x == math.floor(x):
+        return math.nan
+    shift = 0.0
+    sign = -1.0 if n % 2 == 0 else 1.0          # (-1)^(n+1)
+    fact = math.factorial(n)
+    while x < 10.0:
+        shift += sign * fact / x ** (n + 1)
+        x += 1.0
+    if n == 0:
+        total = math.log(x) - 0.5 / x
+        for k, b in enumerate(_BERNOULLI, 1):
+            total -= b / (2 * k * x ** (2 * k))
+        return total + shift
+    total = math.factorial(n - 1) / x ** n + fact / (2.0 * x ** (n + 1))
+    for k, b in enumerate(_BERNOULLI, 1):
+        total += b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * x ** (2 * k + n))
+    return sign * total + shift
+
+
+_polygamma_elementwise = np.frompyfunc(_polygamma_scalar, 2, 1)
+
+
+@primitive
+def polygamma(n, x):
+    """The n-th derivative of digamma, elementwise (n = 0: digamma); Python floats stay floats."""
+    if isinstance(x, (int, float)) and isinstance(n, int):
+        return _polygamma_scalar(n, x)
+    out = np.asarray(_polygamma_elementwise(n, x), dtype=_float_dtype(x))
+    return out[()] if out.ndim == 0 else out
+
+
+def polygamma_vjp_x(g, ans, n, x):
+    return g * polygamma(n + 1, x)
+
+
+def polygamma_jvp_x(t, ans, n, x):
+    return t * polygamma(n + 1, x)
+
+
+define(polygamma, vjp=(None, polygamma_vjp_x), jvp=(None, polygamma_jvp_x))
+
+
+@primitive
+def digamma(x):
+    """d/dx log(gamma(x)), elementwise; Python floats stay floats."""
+    return polygamma.raw(0, x)
+
+
+def digamma_vjp(g, ans, x):
+    return g * polygamma(1, x)
+
+
+def digamma_jvp(t, ans, x):
+    return t * polygamma(1, x)
+
+
+define(digamma, vjp=(digamma_vjp,), jvp=(digamma_jvp,))
+
+
+# --- modified Bessel functions: np.i0 and i1 (its derivative) -------------------------------------
+# I1(x) = sum_k (x/2)^(2k+1) / (k! (k+1)!), summed until the terms stop mattering.
+
+def _i1_scalar(x):
+    x = float(x)
+    half = x / 2.0
+    term = half
+    total = term
+    k = 0
+    while abs(term) > 1e-17 * abs(total) or k < 2:
+        k += 1
+        term *= half * half / (k * (k + 1))
+        total += term
+    return total
+
+
+_i1_elementwise = np.frompyfunc(_i1_scalar, 1, 1)
+
+
+@primitive
+def i1(x):
+    """The modified Bessel function of the first kind of order 1, elementwise (I0' = I1)."""
+    if isinstance(x, (int, float)):
+        return _i1_scalar(x)
+    out = np.asarray(_i1_elementwise(x), dtype=_float_dtype(x))
+    return out[()] if out.ndim == 0 else out
+
+
+# I1'(x) = I0(x) - I1(x) / x, which is 1/2 at x = 0
+def i1_vjp(g, ans, x):
+    return g * np.where(x == 0, 0.5, np.i0(x) - ans / np.where(x == 0, 1.0, x))
+
+
+def i1_jvp(t, ans, x):
+    return t * np.where(x == 0, 0.5, np.i0(x) - ans / np.where(x == 0, 1.0, x))
+
+
+define(i1, vjp=(i1_vjp,), jvp=(i1_jvp,))
+
+
+def i0_vjp(g, ans, x):
+    return g * i1(x)
+
+
+def i0_jvp(t, ans, x):
+    return t * i1(x)
+
+
+define(np.i0, vjp=(i0_vjp,), jvp=(i0_jvp,))

@@ -18,7 +18,13 @@ def shape_of(x):
 
 
 def unbroadcast(g, x):
-    """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape."""
+    """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape.
+
+    A real ``x`` gets the real part of a complex ``g`` (see ``complexes``: real parameters
+    get real gradients).
+    """
+    if _complex_onto_real(g, x):
+        g = np.real(g)
     gshape = getattr(g, "shape", None)
     if gshape is not None and gshape == getattr(x, "shape", None):
         return g  # the common case, checked with two attribute reads
@@ -37,6 +43,23 @@ def unbroadcast(g, x):
     if axes:
         g = np.sum(g, axis=axes)
     return np.reshape(g, xshape)
+
+
+def _complex_onto_real(g, x):
+    """True when cotangent ``g`` is complex and ``x`` is real (cheap for real numpy arrays)."""
+    dt = getattr(g, "dtype", None)
+    if dt is None:
+        return isinstance(g, complex) and not _is_complex(x)
+    if getattr(dt, "kind", "c") != "c":
+        return False
+    return _is_complex(g) and not _is_complex(x)
+
+
+def _is_complex(v):
+    dt = getattr(v, "dtype", None)
+    if dt is None:
+        return isinstance(v, complex)
+    return np.dtype(getattr(dt, "as_numpy_dtype", dt)).kind == "c"
 
 
 def broadcast_like(t, ans):
@@ -314,3 +337,25 @@ def scatter_into_container(g, x, idx):
     out = Grads({_container_slot(x, idx): g})
     out.length = _length(x)
     return out
+
+
+# --- einsum's sublist form ----------------------------------------------------------------------
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def einsum_subscripts(args):
+    """``np.einsum(x, [0, 1], y, [1, 2], [0, 2])`` (the sublist form) as ``("ab,bc->ac", [x, y])``.
+
+    Returns None when ``args`` is already the string form.
+    """
+    if not args or isinstance(args[0], str):
+        return None
+
+    def letters(sub):
+        return "".join("..." if s is Ellipsis else _LETTERS[int(s)] for s in sub)
+
+    pairs = list(args)
+    out = letters(pairs.pop()) if len(pairs) % 2 else None
+    operands, subs = pairs[0::2], [letters(s) for s in pairs[1::2]]
+    return ",".join(subs) + ("" if out is None else "->" + out), operands

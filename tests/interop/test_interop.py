@@ -413,3 +413,34 @@ def test_first_order_backward_reuses_the_forward_and_higher_order_recomputes():
         gx = inner.gradient(y, x)
     assert recomputed                        # an outer tape records the sweep: recomputed on tensors
     close(outer.gradient(gx, w), np.cos(xv * wv) - np.sin(xv * wv) * xv * wv, rtol=1e-12)
+
+
+# --- an independent reference: finite differences ----------------------------------------------
+# The tape and the transpiler read the same rule table, so their agreement alone cannot catch a
+# wrong rule: the recorded op's first and second derivatives are also checked against FD.
+
+def test_recorded_op_matches_finite_differences_to_second_order():
+    from tests.fd import numeric_jvp, numeric_vjp
+    r = np.linspace(0.3, -0.9, 2)
+    x, w = tf.Variable(X), tf.Variable(W)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(layer(x, w) * r)
+    gx, gw = tape.gradient(y, [x, w])
+    plain = layer.__wrapped__
+    close(gx, numeric_vjp(plain, (X, W), 0, r))
+    close(gw, numeric_vjp(plain, (X, W), 1, r))
+
+    def first(xv):                     # d/dx sum(layer * r) by the recorded op, as a numpy function
+        xt = tf.Variable(xv)
+        with tf.GradientTape() as t:
+            out = tf.reduce_sum(layer(xt, w) * r)
+        return t.gradient(out, xt).numpy()
+
+    v = np.cos(np.arange(X.size)).reshape(X.shape)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = tf.reduce_sum(layer(x, w) * r)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * v)
+    hv = outer.gradient(s, x)          # H v (H symmetric)
+    close(hv, numeric_jvp(first, (X,), (v,), eps=1e-5), rtol=1e-4, atol=1e-5)

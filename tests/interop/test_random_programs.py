@@ -1,12 +1,15 @@
 """Hypothesis: for random straight-line programs, the gradient through the recorded generated
 adjoint equals the gradient of the same program recorded op by op on the tape -- first and
-second order.  Programs come from the transpiler's own generator (tests/transpiler).
+second order -- and both equal finite differences (the tape and the transpiler read the same
+rules, so agreeing with each other alone would not catch a wrong rule).  Programs come from the
+transpiler's own generator (tests/transpiler).
 """
 
 import numpy as np
 from hypothesis import given
 
 import runtime as tf
+from tests.fd import numeric_jvp, numeric_vjp
 from tests.transpiler.test_random_programs import build, programs
 from transpiler import differentiate
 
@@ -45,5 +48,20 @@ def test_recorded_adjoint_equals_op_by_op(program):
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-7, atol=1e-9)
         for a, b in zip(got[2], want[2]):
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-7, atol=1e-9)
+        xs = [x.numpy() for x in inputs]
+        for i, a in enumerate(got[1]):           # first order: finite differences of the program
+            np.testing.assert_allclose(a.numpy(), numeric_vjp(fn, xs, i, r), rtol=1e-5, atol=1e-6)
+        for j, b in enumerate(got[2]):           # second order: finite differences of sum(g . u)
+            def s(*ys):
+                g = _derivatives(fn, [tf.Variable(y) for y in ys], r, u)[1]
+                return sum(float(np.sum(gi.numpy() * ui)) for gi, ui in zip(g, u))
+            step = [np.zeros_like(x) for x in xs]
+            for k in range(np.size(xs[j])):
+                step[j] = np.zeros(np.size(xs[j]))
+                step[j][k] = 1.0
+                step[j] = step[j].reshape(np.shape(xs[j]))
+                want_k = numeric_jvp(s, xs, step, eps=1e-5)
+                np.testing.assert_allclose(np.ravel(b.numpy())[k], want_k, rtol=1e-4, atol=1e-5)
+            step[j] = np.zeros_like(xs[j])
     except AssertionError as e:
         raise AssertionError(f"program:\n{source}\n{e}") from None

@@ -107,7 +107,6 @@ def test_watch_accessed_variables_false(explained):
 
 @pytest.mark.parametrize("how, leave", [
     ("numpy", lambda a: tf.constant(a.numpy()) * 2.0),
-    ("asarray", lambda a: tf.constant(np.asarray(a)) * 2.0),
     ("float", lambda a: 2.0 * tf.constant(float(a))),
     ("float operand", lambda a: tf.constant(1.0) * float(a)),
     ("numpy operand", lambda a: a.numpy() * tf.constant(2.0)),

@@ -127,6 +127,41 @@ def test_fit_progress_lines_history_evaluate_predict(capsys):
     assert re.match(r"^3/3 - \d+s - \d+(us|ms|s)/step - loss: ", capsys.readouterr().out.splitlines()[1])
 
 
+def test_fit_on_a_dataset_gives_the_same_weights_as_fit_on_arrays():
+    x, y = _data()
+    on_arrays, on_dataset = MyModel(), MyModel()
+    for model in (on_arrays, on_dataset):
+        keras.utils.set_random_seed(1)
+        model(x[:1])
+        model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
+    h1 = on_arrays.fit(x, y, batch_size=20, epochs=2, shuffle=False, verbose=0)
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(20)
+    h2 = on_dataset.fit(ds, epochs=2, shuffle=False, verbose=0)
+    for a, b in zip(on_arrays.variables, on_dataset.variables):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert h1.history == h2.history and h2.params["steps"] == 5
+    assert on_dataset.evaluate(ds, verbose=0) == on_arrays.evaluate(x, y, batch_size=20, verbose=0)
+    np.testing.assert_array_equal(on_dataset.predict(ds, verbose=0), on_arrays.predict(x, verbose=0))
+
+
+def test_fit_on_a_dataset_refuses_what_keras_refuses():
+    x, y = _data(n=8)
+    model = keras.Sequential([keras.Input(shape=(8,)), layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
+    with pytest.raises(ValueError, match="validation_split"):
+        model.fit(ds, validation_split=0.5, verbose=0)
+    with pytest.warns(UserWarning, match="shuffle=True"):
+        model.fit(ds, verbose=0)
+    with pytest.raises(ValueError, match="steps_per_epoch"):
+        model.fit(ds.repeat(), verbose=0, shuffle=False)
+    with pytest.warns(UserWarning, match="ran out of data"):
+        hist = model.fit(ds, epochs=2, steps_per_epoch=3, verbose=0, shuffle=False)
+    assert hist.epoch == [0, 1]
+    with pytest.raises(ValueError, match="found a tuple of 4"):
+        model.fit(tf.data.Dataset.from_tensor_slices((x, y, y, y)).batch(4), verbose=0, shuffle=False)
+
+
 def test_fit_reduces_loss_with_each_optimizer():
     x, y = _data()
     for opt in ("sgd", "adam", "rmsprop", keras.optimizers.Adagrad(0.05),

@@ -16,7 +16,10 @@ NONDIFF = [
     np.floor, np.ceil, np.round, np.around, np.rint, np.trunc, np.fix, builtins.round,
     math.floor, math.ceil, math.trunc, np.floor_divide, operator.floordiv,
     np.argmax, np.argmin, np.argsort, np.logical_and, np.logical_or, np.logical_not,
-    np.logical_xor, np.isnan, np.isinf, np.isfinite, np.zeros_like, np.ones_like, np.heaviside,
+    np.logical_xor, np.isnan, np.isinf, np.isfinite, np.zeros_like, np.ones_like,
+    np.argpartition, np.lexsort, np.nonzero, np.flatnonzero, np.searchsorted, np.isneginf, np.isposinf,
+    np.left_shift, np.right_shift, np.bitwise_and, np.invert, np.gcd, np.nanargmax, np.count_nonzero,
+    math.isnan, math.isclose, math.factorial, builtins.int, builtins.len,
 ]
 
 
@@ -64,3 +67,25 @@ def test_argmax_indexing_routes_gradient_to_the_selected_element():
         i = np.argmax(x)
         y = x[int(i.numpy()) if hasattr(i, "numpy") else int(i)] * 2.0
     np.testing.assert_allclose(t.gradient(y, x).numpy(), [0.0, 2.0, 0.0])
+
+
+def test_heaviside_passes_the_gradient_to_its_value_at_zero():
+    x2 = tf.constant(np.array([0.25, 0.5]))
+    with tf.GradientTape() as t:
+        t.watch(x2)
+        y = np.sum(np.heaviside(np.array([0.0, 1.0]), x2) * 3.0)
+    np.testing.assert_allclose(t.gradient(y, x2).numpy(), [3.0, 0.0])
+
+
+def test_index_valued_functions_on_watched_tensors_give_tensors_without_gradients():
+    x = tf.constant(np.array([[0.5, -1.0], [0.0, 2.0]]))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        rows, cols = np.nonzero(x)              # a tuple of index tensors
+        r2, c2 = np.where(x > 0)                # the one-argument form is np.nonzero
+        m, e = np.frexp(x)
+        y = np.sum(x[rows, cols]) + np.sum(x[r2, c2])
+    np.testing.assert_array_equal(rows.numpy(), [0, 0, 1])
+    np.testing.assert_array_equal(c2.numpy(), [0, 1])
+    np.testing.assert_allclose(m.numpy() * 2.0 ** e.numpy(), x.numpy())
+    np.testing.assert_allclose(t.gradient(y, x).numpy(), [[2.0, 1.0], [0.0, 2.0]])

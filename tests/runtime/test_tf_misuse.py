@@ -230,3 +230,38 @@ def test_tensors_are_immutable_unhashable_and_ambiguous_as_booleans():
     with pytest.raises(TypeError, match=r"tf\.size"):
         len(tf.constant(1.0))
     assert bool(tf.constant([3])) and not bool(tf.constant(0.0))
+
+
+# --- stderr and traced functions ------------------------------------------------------------
+
+def test_watching_an_integer_tensor_logs_tfs_warning_line_on_stderr():
+    """TF's "tensorflow" logger prints ``WARNING:tensorflow:...`` (its own handler, as TF adds it
+    when the root logger has none): a fresh process, since pytest configures the root logger."""
+    import pathlib
+    import subprocess
+    import sys
+    program = ("import runtime as tf\nx = tf.constant(3)\nwith tf.GradientTape() as t:\n"
+               "    t.watch(x)\n    y = x * x\nprint(t.gradient(y, x))\n")
+    root = pathlib.Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=root,
+                          env={"PYTHONPATH": str(root), "PATH": ""}, timeout=120)
+    assert proc.stdout == "None\n"
+    assert proc.stderr == ("WARNING:tensorflow:The dtype of the watched tensor must be floating "
+                           "(e.g. tf.float32), got tf.int32\n")
+
+
+def test_mismatched_dtypes_in_traced_functions_are_type_errors():
+    ds = tf.data.Dataset.range(3)
+    with pytest.raises(TypeError, match="Input 'y' of 'AddV2' Op has type int64 that does not match type int32"):
+        ds.reduce(tf.constant(0), lambda s, e: s + e)
+    with pytest.raises(TypeError, match="new state must match the initial state. Expected <dtype: 'int32'>"):
+        ds.reduce(tf.constant(0), lambda s, e: tf.cast(e, tf.float32))
+    with pytest.raises(TypeError, match="has type int32 that does not match type int64"):
+        list(ds.map(lambda e: e + tf.constant(1)))
+    with pytest.raises(TypeError, match="has type int32 that does not match type int64"):
+        list(ds.filter(lambda e: e + tf.constant(1) > 0))
+    with pytest.raises(TypeError, match="'Mul' Op has type float64 that does not match type float32"):
+        tf.function(lambda a, b: a * b)(tf.constant(1.0), tf.constant(2.0, tf.float64))
+    with pytest.raises(errors.InvalidArgumentError, match=r"tf\.cast"):  # eagerly: TF's eager error
+        tf.constant(1.0) * tf.constant(2.0, tf.float64)
+    assert int(ds.reduce(np.int64(0), lambda s, e: s + e)) == 3

@@ -359,3 +359,19 @@ def test_function_decorator_runs_eagerly():
     with tf.GradientTape() as t:
         y = f(v) + g(v)
     assert float(t.gradient(y, v)) == 3.0
+
+
+def test_linspace_is_differentiable_in_start_and_stop():
+    """TF's tf.linspace passes gradients to float start/stop; checked against central differences."""
+    from tests.fd import numeric_grad
+    weights = np.array([1.0, -2.0, 0.5, 3.0, 0.25])
+
+    def f(start, stop):
+        return float(np.sum(weights * np.linspace(start, stop, 5)))
+
+    start, stop = tf.Variable(0.3, dtype=tf.float64), tf.Variable(2.0, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.constant(weights) * tf.linspace(start, stop, 5))
+    g_start, g_stop = tape.gradient(y, [start, stop])
+    assert_close(g_start.numpy(), numeric_grad(lambda a: f(a, 2.0), np.float64(0.3)))
+    assert_close(g_stop.numpy(), numeric_grad(lambda b: f(0.3, b), np.float64(2.0)))

@@ -5,10 +5,7 @@ import numpy as np
 from tests.fd import assert_close, numeric_vjp
 from transpiler import differentiate
 
-try:
-    import runtime as tf
-except Exception:  # pragma: no cover - the tape is optional for these checks
-    tf = None
+import runtime as tf
 
 
 def as_tuple(x):
@@ -42,7 +39,7 @@ def check(f, *args, wrt=0, tape=True, rtol=1e-5, atol=1e-6):
         assert_close(np.asarray(gval, dtype=np.float64).reshape(np.shape(args[i])), e, rtol, atol,
                      what=f"{f.__name__}: d/d arg {i} vs finite differences\n{d.source}")
         assert np.shape(gval) == np.shape(args[i]), f"{f.__name__}: gradient shape {np.shape(gval)}"
-    if tape and tf is not None:
+    if tape:
         for i, gval, t in zip(idx, got, tape_grads(f, args, idx)):
             assert_close(gval, t, 1e-6, 1e-8, what=f"{f.__name__}: d/d arg {i} vs tape\n{d.source}")
     return d

@@ -1,24 +1,19 @@
 """Every reverse-mode test corpus in one list, for the forward-mode and higher-order suites.
 
 A corpus module lists ``(function, args, wrt)`` cases in ``CASES`` (and, optionally,
-``SCALAR_CASES``).  Modules named here are picked up as soon as they exist; one that exists
-but lists no cases is an error, so a renamed list cannot silently drop out of the checks.
+``SCALAR_CASES``).  Every module named here must exist and list cases: a renamed module or
+list is an error, so no corpus can silently drop out of the checks.
 """
 
 import importlib
 
-MODULES = ("test_functions", "test_control_flow", "test_calls", "test_classes", "test_structures")
+MODULES = ("test_functions", "test_control_flow", "test_calls", "test_classes", "test_structures",
+           "test_everyday")
 LISTS = ("CASES", "SCALAR_CASES")
 
 
 def _module(name):
-    full = f"tests.transpiler.{name}"
-    try:
-        return importlib.import_module(full)
-    except ModuleNotFoundError as e:
-        if e.name == full:
-            return None          # not written yet (lands on main later)
-        raise
+    return importlib.import_module(f"tests.transpiler.{name}")
 
 
 def _checked(name, case):
@@ -33,8 +28,6 @@ def cases():
     out, seen = [], {}
     for name in MODULES:
         mod = _module(name)
-        if mod is None:
-            continue
         lists = [getattr(mod, attr) for attr in LISTS if hasattr(mod, attr)]
         if not lists or not any(lists):
             raise AssertionError(f"tests/transpiler/{name}.py exists but has no CASES list for the "

@@ -40,7 +40,7 @@ def lambda_inside(x):
 
 
 def method_no_rule(x):
-    return x.cumprod()
+    return x.byteswap()
 
 
 def one_arg(x):
@@ -53,7 +53,7 @@ def one_arg(x):
     (alias_mutation, "in place"),
     (no_return, "no return statement"),
     (lambda_inside, "lambdas"),
-    (method_no_rule, ".cumprod()"),
+    (method_no_rule, ".byteswap()"),
 ])
 def test_unsupported(fn, words):
     with pytest.raises(TranspileError) as info:

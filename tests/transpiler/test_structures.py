@@ -6,10 +6,6 @@ where the tape can run the same function) and in forward mode (jvp == finite dif
 whose gradients have the structure of the argument.
 """
 
-import ast
-import inspect
-import math
-import textwrap
 import tracemalloc
 
 import numpy as np
@@ -17,7 +13,7 @@ import pytest
 
 from tests.fd import assert_close, numeric_grad, numeric_jvp
 from tests.transpiler.checks import check
-from transpiler import TranspileError, differentiate, jvp
+from transpiler import TranspileError, differentiate
 
 rng = np.random.default_rng(7)
 V = rng.normal(size=5)
@@ -424,39 +420,7 @@ def test_reverse(fn, args, wrt):
     check(fn, *args, wrt=wrt, tape=fn not in NO_TAPE)
 
 
-def _has_loop(fn):
-    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    return any(isinstance(n, (ast.For, ast.While, ast.comprehension)) for n in ast.walk(tree))
-
-
-def _forward_loops_supported():
-    """Forward mode through loops is another branch's work: probe it instead of assuming."""
-    def probe(x):
-        s = 0.0
-        for i in range(2):
-            s = s + x * x
-        return s
-    try:
-        _, t = jvp(probe, (1.5,), (1.0,))
-    except Exception:
-        return False
-    return math.isclose(float(t), 6.0)
-
-
-FORWARD_LOOPS = _forward_loops_supported()
-
-
-def _forward_params():
-    out = []
-    for fn, args, wrt in CASES:
-        marks = []
-        if _has_loop(fn) and not FORWARD_LOOPS:
-            marks = [pytest.mark.xfail(reason="forward mode through loops is not in this branch", strict=True)]
-        out.append(pytest.param(fn, args, wrt, marks=marks, id=fn.__name__))
-    return out
-
-
-@pytest.mark.parametrize("fn,args,wrt", _forward_params())
+@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
 def test_forward(fn, args, wrt):
     t = np.random.default_rng(3).normal(size=np.shape(args[wrt]))
     value, tout = differentiate(fn, wrt=wrt, mode="forward").jvp(args, (t,))
@@ -466,14 +430,10 @@ def test_forward(fn, args, wrt):
     assert_close(tout, numeric_jvp(fn, args, full), 1e-5, 1e-6, what=f"{fn.__name__}: jvp vs fd")
 
 
-def _hvp_params():
-    return [pytest.param(fn, args, wrt, id=fn.__name__, marks=[pytest.mark.xfail(
-                reason="forward mode through loops is not in this branch", strict=True)]
-                if _has_loop(fn) and not FORWARD_LOOPS else [])
-            for fn, args, wrt in CASES if np.ndim(fn(*args)) == 0]     # hvp needs a scalar function
+HVP_CASES = [(fn, args, wrt) for fn, args, wrt in CASES if np.ndim(fn(*args)) == 0]   # hvp needs a scalar
 
 
-@pytest.mark.parametrize("fn,args,wrt", _hvp_params())
+@pytest.mark.parametrize("fn,args,wrt", HVP_CASES, ids=[c[0].__name__ for c in HVP_CASES])
 def test_second_order(fn, args, wrt):
     """Generated gradients (setitem, slot, Grads...) differentiate again: hvp == FD of the gradient."""
     from transpiler import grad
@@ -618,8 +578,6 @@ def test_structured_gradient_matches_tape(fn, args, wrt):
 
 @pytest.mark.parametrize("fn,args,wrt", STRUCT_CASES, ids=[c[0].__name__ for c in STRUCT_CASES])
 def test_structured_forward(fn, args, wrt):
-    if _has_loop(fn) and not FORWARD_LOOPS:
-        pytest.xfail("forward mode through loops is not in this branch")
     r = np.random.default_rng(5)
     tangent = args[wrt]
     for p, leaf in _leaves(args[wrt]):
@@ -676,8 +634,6 @@ def prints(x):
 
 @pytest.mark.parametrize("mode", ["reverse", "forward"])
 def test_print_runs_once_per_call(capsys, mode):
-    if mode == "forward" and not FORWARD_LOOPS:
-        pytest.xfail("forward mode through loops is not in this branch")
     d = differentiate(prints, mode=mode)
     capsys.readouterr()
     if mode == "reverse":
@@ -841,6 +797,16 @@ def extends_list(x):
     return sum(lst)
 
 
+def test_raise_in_a_branch_and_extend_of_a_local_list_work():
+    """Once refused; now a ``raise`` is primal code (it fires in the gradient call as in the
+    function) and ``.extend`` of a literal on a local list is a series of appends."""
+    x = np.array([0.5, 1.5])
+    check(raises, x, tape=False)
+    check(extends_list, x, tape=False)
+    with pytest.raises(ValueError, match="negative"):
+        differentiate(raises).grad(-x)
+
+
 def aliased_write(x):
     y = x * 1.0
     z = y
@@ -892,8 +858,6 @@ def row_then_inplace(x):
     (gen_yield, "generators (`yield`)", "return a value"),
     (writes_global, "`global`", "return the new value"),
     (uses_eval, "`eval`", "ordinary Python"),
-    (raises, "`raise`", "check inputs"),
-    (extends_list, "`lst.extend(...)` changes `lst` in place", ".append(v)"),
     (pops, "`lst.pop(...)`", ".append(v)"),
     (aliased_write, "shares its array", "copy"),
     (nested_write, "element of an element", "x[i, j]"),

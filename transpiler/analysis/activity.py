@@ -41,7 +41,7 @@ _NONDIFF_OPS = {operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
                 operator.floordiv}
 _NONDIFF_CALLS = {len, isinstance, type, id, int, bool, str, repr, range, print, hasattr,
                   np.shape, np.ndim, np.size, np.zeros, np.ones, np.empty, np.arange,
-                  np.zeros_like, np.ones_like, np.empty_like, np.eye, np.linspace, np.floor,
+                  np.zeros_like, np.ones_like, np.empty_like, np.eye, np.floor,
                   np.ceil, np.round, np.sign, np.argmax, np.argmin, np.argsort, np.isnan,
                   np.isfinite, np.result_type, np.dtype}
 CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}   # never differentiable

@@ -12,6 +12,7 @@ import ast
 import builtins
 import inspect
 import linecache
+import weakref
 import re
 import sys
 import textwrap
@@ -119,7 +120,14 @@ def compile_function(fn_node, source, ctx):
     linecache.cache[filename] = (len(wrapped), None, wrapped.splitlines(True), filename)
     namespace = {}
     exec(compile(wrapped, filename, "exec"), ctx.parsed.fn.__globals__, namespace)
-    return namespace["__adjoin_bind__"](*[extra[n] for n in names])
+    fn = namespace["__adjoin_bind__"](*[extra[n] for n in names])
+    forget_source_with(fn, filename)
+    return fn
+
+
+def forget_source_with(fn, filename):
+    """Keep ``filename``'s lines in linecache (tracebacks, inspect) exactly as long as ``fn`` lives."""
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
 
 
 def _import_line(name, obj):
@@ -191,7 +199,7 @@ def standalone_module(generated, extra=None):
             callee(name, obj)
             return
         mod = getattr(obj, "__module__", "") or ""
-        if mod.startswith("runtime.") and callable(obj):
+        if (mod.startswith("runtime.") or mod == "transpiler.frontend.primal_helpers") and callable(obj):
             node, raw = _helper_source(obj, name)
             owner = getattr(raw, "__globals__", None) or vars(sys.modules[raw.__module__])
             for dep in free_names(node):

@@ -7,7 +7,7 @@ what the user reads.  Every message ends with a sentence on what to do instead.
 
 import linecache
 
-__all__ = ["TranspileError", "Unresolved"]
+__all__ = ["TranspileError", "Unresolved", "ZeroGradientWarning"]
 
 
 class TranspileError(SyntaxError):
@@ -50,3 +50,8 @@ class Unresolved(Exception):
         super().__init__(name)
         self.name = name
         self.node = node
+
+
+class ZeroGradientWarning(UserWarning):
+    """A requested gradient is zero by structure (no differentiable path from the parameter to
+    the returned value); issued once per generated variant, naming the line that cuts the path."""

@@ -69,6 +69,9 @@ class CallSites:
             call._dynamic = True
             return call
         fn = self.resolve(func)
+        if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
+                                                  and isinstance(node.args[0].value, str)):
+            node = einsum_subscripts_form(self, node)
         special = structures.special_call(self, fn, node)
         if special is not None:
             return special
@@ -95,3 +98,23 @@ class CallSites:
         call = ast.copy_location(ast.Call(func, args, keywords), node)
         call._prim = fn
         return call
+
+
+def einsum_subscripts_form(norm, node):
+    """``np.einsum(x, [0, 1], y, [1, 2], [0, 2])`` (the sublist form) as ``np.einsum("ab,bc->ac", x, y)``:
+    the derivative rules read the subscripts string."""
+    from runtime.rules.support import einsum_subscripts
+    args = list(node.args)
+    subs = []
+    for i, a in enumerate(args):
+        if i % 2 == 1 or (i == len(args) - 1 and len(args) % 2 == 1):
+            try:
+                subs.append(ast.literal_eval(a))
+            except ValueError:
+                raise norm.error("np.einsum's sublists must be written out (lists of ints)", a,
+                                 "write the subscripts as a string: np.einsum('ij,jk->ik', x, y)") from None
+    operands = args[0::2] if len(args) % 2 == 0 else args[0:-1:2]
+    placeholders = [object() for _ in operands]
+    pairs = [v for pair in zip(placeholders, subs) for v in pair] + subs[len(operands):]
+    subscripts, _ = einsum_subscripts(pairs)
+    return ast.copy_location(ast.Call(node.func, [ast.Constant(subscripts)] + operands, node.keywords), node)

@@ -94,6 +94,8 @@ class Expressions:
             new._attr = node.attr
             return new
         if isinstance(node, ast.Subscript):
+            if self.static(node.value) and any(self.resolve(node.value) is c for c in (np.r_, np.c_)):
+                return self.index_concatenation(node)       # (by identity: `array == np.r_` loops)
             base = self.expr(node.value)
             index = self.index(node.slice)
             item = inline.kwarg_item(self, base, index)
@@ -121,6 +123,25 @@ class Expressions:
             raise self.error("a slice outside of an index", node, "use slice(...) explicitly")
         raise self.error(f"{kind.__name__} expressions are not supported", node,
                          "rewrite the expression with numpy operations")
+
+    def index_concatenation(self, node):
+        """``np.r_[a, b]`` as ``np.concatenate([np.atleast_1d(a), np.atleast_1d(b)])`` and ``np.c_[a, b]`` as
+        the concatenation on the last axis of each item made 2-d the way np.c_ does, so the pieces get
+        gradients (slices and string directives are refused)."""
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        column = self.resolve(node.value) is np.c_
+        for e in items:
+            if isinstance(e, ast.Slice) or isinstance(e, ast.Constant) and isinstance(e.value, str):
+                raise self.error(f"np.{'c_' if column else 'r_'}[...] with slices or string directives cannot "
+                                 "be differentiated", e, "build the array with np.concatenate / np.arange")
+        atoms = [self.expand(self.expr(e)) for e in items]
+        if column:      # each item at least 2-d with its axes first (np.column_stack of one), joined on -1
+            pieces = [self.temp(self.numpy_call(np.column_stack, "column_stack", [ast.List([a], ast.Load())],
+                                                [], node), node) for a in atoms]
+        else:
+            pieces = [self.temp(self.numpy_call(np.atleast_1d, "atleast_1d", [a], [], node), node) for a in atoms]
+        return self.numpy_call(np.concatenate, "concatenate", [ast.List(pieces, ast.Load())],
+                               [ast.keyword("axis", ast.Constant(-1 if column else 0))], node)
 
     def rename_loads(self, node):
         new = copy.deepcopy(node)

@@ -6,7 +6,8 @@ intermediate value without saving anything.  Calls are annotated with the resolv
 
 Each Python construct is lowered in one place:
 
-* before normalizing: ``with``/``try`` (sugar.py), ``break``/``continue``/early ``return``
+* before normalizing: everyday builtins, literals, ``:=``, named lambdas, ``del`` (everyday.py),
+  ``with``/``try`` (sugar.py), ``break``/``continue``/early ``return``
   (restructure.py);
 * statements.py: assignments, ``if``, ``return``, expression statements, ``assert``, refusals;
 * loops.py: ``for`` and ``while``;
@@ -23,7 +24,7 @@ emitter.py holds the state they share (versions, emitted statements).
 import ast
 
 from . import stacks
-from . import sugar
+from . import everyday, sugar
 from .call_sites import ARRAY_METHODS, CallSites
 from .emitter import Emitter, is_atom
 from .expressions import Expressions
@@ -55,6 +56,7 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
                 and isinstance(body[0].value.value, str):
             body = body[1:]
         self.ctx.handlers = []
+        body = everyday.rewrite(body, self.ctx)
         body = sugar.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
         self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
         returned = False

@@ -9,12 +9,13 @@ import ast
 import builtins
 import inspect
 import linecache
+import weakref
 import textwrap
 
 from ..core.errors import TranspileError, Unresolved
 from ..core.ir import MISSING
 
-__all__ = ["Parsed", "Scope", "parse_function", "wrt_names", "MISSING"]
+__all__ = ["Parsed", "Scope", "parse_function", "weakly", "wrt_names", "MISSING"]
 
 
 class Scope:
@@ -60,12 +61,16 @@ class Parsed:
     """A parsed function: its AST, where it came from, and its scope."""
 
     def __init__(self, fn, node, filename, lines):
-        self.fn = fn
+        self._fn = weakly(fn)        # the caches that hold a Parsed are keyed weakly by fn
         self.node = node
         self.filename = filename
         self.lines = lines          # file line number -> text (the function's own lines)
         self.scope = Scope(fn)
         self.name = node.name
+
+    @property
+    def fn(self):
+        return self._fn()
 
     def line(self, lineno):
         return self.lines.get(lineno) or linecache.getline(self.filename, lineno) or ""
@@ -87,6 +92,33 @@ class Parsed:
             raw = self.line(first)
             text = raw[node.col_offset:node.end_col_offset].strip() or text
         return " ".join(text.split())
+
+
+def weakly(obj):
+    """A weak reference to ``obj`` when it takes one, else a callable returning ``obj``."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
+def _lambda_as_def(module, fn):
+    """``lambda v: e`` as ``def lambda_(v): return e`` when it is the only lambda with these
+    parameters in the lines ``inspect`` gives for it; else None."""
+    code = fn.__code__
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
+             and [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params
+             and (n.args.vararg is None) == (not code.co_flags & inspect.CO_VARARGS)
+             and (n.args.kwarg is None) == (not code.co_flags & inspect.CO_VARKEYWORDS)]
+    if len(found) != 1:
+        return None
+    lam = found[0]
+    ret = ast.copy_location(ast.Return(lam.body), lam.body)
+    node = ast.copy_location(ast.FunctionDef("lambda_", lam.args, [ret], [], None), lam)
+    if "type_params" in ast.FunctionDef._fields:
+        node.type_params = []
+    return ast.fix_missing_locations(node)
 
 
 def parse_function(fn):
@@ -124,10 +156,13 @@ def parse_function(fn):
                              None, "lambdas and functions defined on one line with other code "
                              "are not supported; use a def statement") from None
     node = next((n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if fn.__name__ == "<lambda>":
+        node = _lambda_as_def(module, fn)
     if node is None:
         raise TranspileError(f"{fn.__qualname__} is not defined by a def statement", filename, first,
                              indent, lines[0] if lines else None,
-                             "write the function with def (lambdas are not supported yet)")
+                             "write the function with def (a lambda is read when it is the only "
+                             "lambda with its parameters on its lines)")
     ast.increment_lineno(module, first - 1)
     if indent:
         for n in ast.walk(module):
@@ -158,8 +193,10 @@ def wrt_names(node, wrt, what="wrt"):
             raise TypeError(f"{what} must be parameter indices or names, not {w!r}")
         if isinstance(w, int):
             if not -len(positional) <= w < len(positional):
+                star = (f"; differentiating with respect to the items of `*{a.vararg.arg}` is not supported "
+                        f"yet: take them as one tuple parameter ({a.vararg.arg}) instead") if a.vararg else ""
                 raise ValueError(f"{what}={w}: {node.name}() has {len(positional)} positional "
-                                 f"parameter(s) ({', '.join(positional)})")
+                                 f"parameter(s) ({', '.join(positional)}){star}")
             w = positional[w]
         elif w not in every:
             raise ValueError(f"{what}={w!r}: {node.name}() has no parameter named {w!r} "

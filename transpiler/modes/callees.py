@@ -37,7 +37,7 @@ def label(fn):
     qualname = fn.__qualname__
     if qualname.startswith("__adjoin_bind__."):       # generated code (fwd_g), differentiated again
         qualname = fn.__name__
-    parts = [p.strip("_") for p in qualname.replace("<locals>.", "").split(".")]
+    parts = [p.strip("_") for p in qualname.replace("<locals>.", "").replace("<lambda>", "lambda").split(".")]
     return "_".join(p for p in parts if p) or "f"
 
 

@@ -97,9 +97,8 @@ def _call_parts(rev, op, s):
         base = func.value
         if _active(info, base):
             meth = node._method
-            raise rev.ctx.error(f"the method `.{meth}()` has no derivative rule", node,
-                                f"use the numpy function instead (np.{meth}(x, ...)) or add a rule "
-                                "with runtime.rules.define(...) in runtime/rules/numpy_extra.py")
+            from runtime.rules.registry import method_hint
+            raise rev.ctx.error(f"the method `.{meth}()` has no derivative rule", node, method_hint(meth))
     if static is None and isinstance(func, ast.Name) and _active(info, func):
         raise rev.ctx.error("calling a differentiable value", node, "call a function")
     return static, func, args, keywords, active

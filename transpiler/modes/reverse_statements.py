@@ -10,6 +10,8 @@ import types
 
 import numpy as np
 
+from runtime.rules.registry import add_rule_hint as _add_rule_hint, method_hint as _method_hint
+
 from runtime.rules.containers import setitem
 
 from ..backend import templates
@@ -72,9 +74,7 @@ class StatementAdjoints:
             fn = op.fn
             if fn is None:
                 meth = getattr(node, "_method", "?")
-                return self.ctx.error(f"the method `.{meth}()` has no derivative rule", node,
-                                      f"use the numpy function instead (np.{meth}(x, ...)) or add a rule "
-                                      "with runtime.rules.define(...) in runtime/rules/numpy_extra.py")
+                return self.ctx.error(f"the method `.{meth}()` has no derivative rule", node, _method_hint(meth))
             user = isinstance(fn, types.FunctionType) and not fn.__module__.startswith(("numpy", "runtime"))
             name = fn.__qualname__ if user else _qualname(fn)
             if user:
@@ -83,16 +83,13 @@ class StatementAdjoints:
                     "supported yet", node,
                     f"inline {name}'s body here for now, or make it a primitive: "
                     f"runtime.rules.define({name}, vjp=(...,)) with one VJP rule per argument")
-            return self.ctx.error(
-                f"{name} has no derivative rule", node,
-                f"add one in runtime/rules/numpy_extra.py: def {getattr(fn, '__name__', 'f')}_vjp(g, ans, x, ...): "
-                f"return ...; runtime.rules.define({name}, vjp=({getattr(fn, '__name__', 'f')}_vjp,))")
+            return self.ctx.error(f"{name} has no derivative rule", node, _add_rule_hint(fn))
         if isinstance(node, ast.Attribute):
             return self.ctx.error(f"reading the attribute `.{node.attr}` of a differentiable value is "
                                   "not supported", node, "use the numpy function for it instead")
         if isinstance(node, (ast.BinOp, ast.UnaryOp)):
             return self.ctx.error(f"the operator {_qualname(op.fn)} has no derivative rule", node,
-                                  "add one in runtime/rules/numpy_extra.py with runtime.rules.define(...)")
+                                  _add_rule_hint(op.fn))
         return self.ctx.error(f"this {type(node).__name__} expression cannot be differentiated", node,
                               "compute it outside the differentiated function")
 
@@ -179,4 +176,3 @@ def _qualname(fn):
             and "." not in name:
         name = f"{mod}.{name}" if mod != "__main__" else name
     return name
-

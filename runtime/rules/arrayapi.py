@@ -1,0 +1,190 @@
+"""Rules for numpy 2's array-API functions and the as-array conversions: matrix_transpose,
+vecdot, matvec, vecmat, cumulative_sum, cumulative_prod, unstack, astype, asanyarray,
+ascontiguousarray, asfortranarray, real_if_close.
+
+Functions that newer numpy versions add are registered only where they exist.
+"""
+
+import numpy as np
+
+from .registry import define
+from .shape import cast
+from .support import dtype_of, is_floating, items_like, shape_of, unbroadcast
+
+
+# (ascontiguousarray and asfortranarray make a 0-d array 1-d)
+def _copy_vjp(g, ans, a, dtype=None, order=None, like=None):
+    return np.reshape(g, shape_of(a))
+
+
+def _copy_jvp(t, ans, a, dtype=None, order=None, like=None):
+    return np.reshape(t, shape_of(ans))
+
+
+for _fn in (np.asanyarray, np.ascontiguousarray, np.asfortranarray):
+    define(_fn, vjp=(_copy_vjp,), jvp=(_copy_jvp,))
+
+
+# real_if_close drops an imaginary part that is numerically zero: the gradient of a real input
+def real_if_close_vjp(g, ans, a, tol=100):
+    return g
+
+
+def real_if_close_jvp(t, ans, a, tol=100):
+    return t
+
+
+define(np.real_if_close, vjp=(real_if_close_vjp,), jvp=(real_if_close_jvp,))
+
+
+def matrix_transpose_vjp(g, ans, x):
+    return np.swapaxes(g, -1, -2)
+
+
+def matrix_transpose_jvp(t, ans, x):
+    return np.swapaxes(t, -1, -2)
+
+
+if hasattr(np, "matrix_transpose"):
+    define(np.matrix_transpose, vjp=(matrix_transpose_vjp,), jvp=(matrix_transpose_jvp,))
+
+
+# vecdot(x1, x2) = sum(conj(x1) * x2, axis=-1), broadcasting the other axes
+def vecdot_vjp_x1(g, ans, x1, x2, axis=-1):
+    return unbroadcast(np.conj(np.expand_dims(g, axis) * x2), x1)
+
+
+def vecdot_vjp_x2(g, ans, x1, x2, axis=-1):
+    return unbroadcast(np.expand_dims(g, axis) * np.conj(x1), x2)
+
+
+def vecdot_jvp_x1(t, ans, x1, x2, axis=-1):
+    return np.sum(np.conj(t) * x2, axis=axis)
+
+
+def vecdot_jvp_x2(t, ans, x1, x2, axis=-1):
+    return np.sum(np.conj(x1) * t, axis=axis)
+
+
+if hasattr(np, "vecdot"):
+    define(np.vecdot, vjp=(vecdot_vjp_x1, vecdot_vjp_x2), jvp=(vecdot_jvp_x1, vecdot_jvp_x2))
+
+
+# matvec(A, v) = A @ v over the last axes; vecmat(v, A) = conj(v) @ A
+def matvec_vjp_a(g, ans, x1, x2):
+    return unbroadcast(np.expand_dims(g, -1) * np.expand_dims(np.conj(x2), -2), x1)
+
+
+def matvec_vjp_v(g, ans, x1, x2):
+    return unbroadcast(np.sum(np.conj(x1) * np.expand_dims(g, -1), axis=-2), x2)
+
+
+def matvec_jvp_a(t, ans, x1, x2):
+    return np.sum(t * np.expand_dims(x2, -2), axis=-1)
+
+
+def matvec_jvp_v(t, ans, x1, x2):
+    return np.sum(x1 * np.expand_dims(t, -2), axis=-1)
+
+
+def vecmat_vjp_v(g, ans, x1, x2):
+    return unbroadcast(np.conj(np.sum(x2 * np.expand_dims(g, -2), axis=-1)), x1)
+
+
+def vecmat_vjp_a(g, ans, x1, x2):
+    return unbroadcast(np.expand_dims(np.conj(x1), -1) * np.expand_dims(g, -2), x2)
+
+
+def vecmat_jvp_v(t, ans, x1, x2):
+    return np.sum(np.expand_dims(np.conj(t), -1) * x2, axis=-2)
+
+
+def vecmat_jvp_a(t, ans, x1, x2):
+    return np.sum(np.expand_dims(np.conj(x1), -1) * t, axis=-2)
+
+
+if hasattr(np, "matvec"):
+    define(np.matvec, vjp=(matvec_vjp_a, matvec_vjp_v), jvp=(matvec_jvp_a, matvec_jvp_v))
+    define(np.vecmat, vjp=(vecmat_vjp_v, vecmat_vjp_a), jvp=(vecmat_jvp_v, vecmat_jvp_a))
+
+
+# cumulative_sum / cumulative_prod: cumsum / cumprod with an optional leading identity element
+def initial_dropped(g, axis, include_initial):
+    """The cotangent without the included initial element (axis is required above 1-d)."""
+    if not include_initial:
+        return g
+    ax = 0 if axis is None else axis % np.ndim(g)
+    return g[(slice(None),) * ax + (slice(1, None),)]
+
+
+def cumulative_sum_vjp(g, ans, x, axis=None, dtype=None, out=None, include_initial=False):
+    h = initial_dropped(g, axis, include_initial)
+    ax = 0 if axis is None else axis
+    return np.flip(np.cumsum(np.flip(h, ax), ax), ax)
+
+
+def cumulative_sum_jvp(t, ans, x, axis=None, dtype=None, out=None, include_initial=False):
+    return np.cumulative_sum(t, axis=axis, include_initial=include_initial)
+
+
+def cumulative_prod_vjp(g, ans, x, axis=None, dtype=None, out=None, include_initial=False):
+    from .statistics import cumprod_vjp
+    ax = 0 if axis is None else axis
+    return cumprod_vjp(initial_dropped(g, axis, include_initial), np.cumprod(x, ax), x, ax)
+
+
+def cumulative_prod_jvp(t, ans, x, axis=None, dtype=None, out=None, include_initial=False):
+    from .statistics import cumprod_jvp
+    ax = 0 if axis is None else axis
+    inner = cumprod_jvp(t, np.cumprod(x, ax), x, ax)
+    if not include_initial:
+        return inner
+    width = [(0, 0)] * np.ndim(x)
+    width[ax % np.ndim(x)] = (1, 0)
+    return np.pad(inner, width)
+
+
+if hasattr(np, "cumulative_sum"):
+    define(np.cumulative_sum, vjp=(cumulative_sum_vjp,), jvp=(cumulative_sum_jvp,))
+    define(np.cumulative_prod, vjp=(cumulative_prod_vjp,), jvp=(cumulative_prod_jvp,))
+
+
+def unstack_vjp(g, ans, x, axis=0):
+    return np.stack(items_like(g, ans), axis=axis)
+
+
+def unstack_jvp(t, ans, x, axis=0):
+    return np.unstack(t, axis=axis)
+
+
+if hasattr(np, "unstack"):
+    define(np.unstack, vjp=(unstack_vjp,), jvp=(unstack_jvp,))
+
+
+# astype: a cast (no gradient to or from non-floating dtypes)
+def astype_vjp(g, ans, x, dtype, copy=True, device=None):
+    if is_floating(x) and is_floating(ans):
+        return cast(g, dtype_of(x))
+    return None
+
+
+def astype_jvp(t, ans, x, dtype, copy=True, device=None):
+    if is_floating(x) and is_floating(ans):
+        return cast(t, dtype_of(ans))
+    return None
+
+
+if hasattr(np, "astype"):
+    define(np.astype, vjp=(astype_vjp, None), jvp=(astype_jvp, None))
+
+
+# asarray_chkfinite: asarray that raises on NaN or inf
+def asarray_chkfinite_vjp(g, ans, a, dtype=None, order=None):
+    return g
+
+
+def asarray_chkfinite_jvp(t, ans, a, dtype=None, order=None):
+    return t
+
+
+define(np.asarray_chkfinite, vjp=(asarray_chkfinite_vjp,), jvp=(asarray_chkfinite_jvp,))

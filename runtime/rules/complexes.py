@@ -1,0 +1,66 @@
+"""Rules for the parts of complex numbers: real, imag, conj, angle (abs is in ``elementwise``).
+
+The convention is autograd's and JAX's: for a real-valued loss L of a complex z = x + iy, the
+cotangent of z is dL/dx - i dL/dy, and holomorphic rules multiply it by f'(z) unconjugated
+(so ``multiply`` and ``exp`` need nothing special).  A real input receives the real part of
+its cotangent (``support.unbroadcast`` takes it), so real parameters get real gradients even
+when complex numbers appear in between, e.g. ``np.abs(x + 1j * y)``.
+"""
+
+import numpy as np
+
+from .registry import define
+
+
+def real_vjp(g, ans, val):
+    return g * np.ones_like(val)        # complex for a complex input, real for a real one
+
+
+def real_jvp(t, ans, val):
+    return np.real(t)
+
+
+define(np.real, vjp=(real_vjp,), jvp=(real_jvp,))
+
+
+def imag_vjp(g, ans, val):
+    if np.iscomplexobj(val):
+        return -1j * g
+    return np.zeros_like(g)             # the imaginary part of a real number is the constant 0
+
+
+def imag_jvp(t, ans, val):
+    return np.imag(t)
+
+
+define(np.imag, vjp=(imag_vjp,), jvp=(imag_jvp,))
+
+
+def conj_vjp(g, ans, x):
+    return np.conj(g)
+
+
+def conj_jvp(t, ans, x):
+    return np.conj(t)
+
+
+define((np.conjugate, np.conj), vjp=(conj_vjp,), jvp=(conj_jvp,))
+
+
+# angle(z) = atan2(y, x): d/dx = -y / |z|^2, d/dy = x / |z|^2.  A real input's angle (0 or pi)
+# is piecewise constant.
+def angle_vjp(g, ans, z, deg=False):
+    if np.iscomplexobj(z):
+        scale = 57.29577951308232 if deg else 1.0
+        return -1j * g * scale * np.conj(z) / (np.real(z) ** 2 + np.imag(z) ** 2)
+    return np.zeros_like(g)
+
+
+def angle_jvp(t, ans, z, deg=False):
+    if np.iscomplexobj(z):
+        scale = 57.29577951308232 if deg else 1.0
+        return scale * np.imag(np.conj(z) * t) / (np.real(z) ** 2 + np.imag(z) ** 2)
+    return np.zeros_like(ans)
+
+
+define(np.angle, vjp=(angle_vjp,), jvp=(angle_jvp,))

@@ -1,0 +1,210 @@
+"""Rules for products that contract axes: dot, outer, inner, vdot, tensordot, kron, cross
+(matmul is with the operators in ``arithmetic``; einsum in ``linalg``).
+
+Every one is bilinear, so each VJP is the product of the cotangent with the other operand,
+contracted over the axes the result kept from it, and each JVP is the product itself with
+one operand replaced by its tangent.
+"""
+
+import numpy as np
+
+from .registry import define
+from .support import shape_of, unbroadcast
+
+
+# np.dot: scalars multiply; with b 1-d the last axis of a is contracted with b; otherwise the
+# last axis of a with the second-to-last of b, the result's axes being a's free ones then b's.
+def dot_vjp_a(g, ans, a, b, out=None):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(g * b, a)
+    if np.ndim(b) == 1:
+        return np.expand_dims(g, -1) * b if np.ndim(a) > 1 else g * b
+    nb = np.ndim(b)
+    free_b = list(range(np.ndim(g) - nb + 1, np.ndim(g)))
+    return np.tensordot(g, b, axes=(free_b, list(range(nb - 2)) + [nb - 1]))
+
+
+def dot_vjp_b(g, ans, a, b, out=None):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(a * g, b)
+    na = np.ndim(a) - 1
+    if np.ndim(b) == 1:
+        return np.tensordot(a, g, axes=(list(range(na)), list(range(na))))
+    return np.moveaxis(np.tensordot(a, g, axes=(list(range(na)), list(range(na)))), 0, -2)
+
+
+def dot_jvp_a(t, ans, a, b, out=None):
+    return np.dot(t, b)
+
+
+def dot_jvp_b(t, ans, a, b, out=None):
+    return np.dot(a, t)
+
+
+define(np.dot, vjp=(dot_vjp_a, dot_vjp_b), jvp=(dot_jvp_a, dot_jvp_b))
+
+
+# np.outer flattens its operands.
+def outer_vjp_a(g, ans, a, b, out=None):
+    return np.reshape(np.dot(g, np.ravel(b)), shape_of(a))
+
+
+def outer_vjp_b(g, ans, a, b, out=None):
+    return np.reshape(np.dot(np.ravel(a), g), shape_of(b))
+
+
+def outer_jvp_a(t, ans, a, b, out=None):
+    return np.outer(t, b)
+
+
+def outer_jvp_b(t, ans, a, b, out=None):
+    return np.outer(a, t)
+
+
+define(np.outer, vjp=(outer_vjp_a, outer_vjp_b), jvp=(outer_jvp_a, outer_jvp_b))
+
+
+# np.inner contracts the last axes (scalars multiply); the result's axes are a's then b's.
+def inner_vjp_a(g, ans, a, b):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(g * b, a)
+    na, nb = np.ndim(a) - 1, np.ndim(b) - 1
+    return np.tensordot(g, b, axes=(list(range(na, na + nb)), list(range(nb))))
+
+
+def inner_vjp_b(g, ans, a, b):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(a * g, b)
+    na = np.ndim(a) - 1
+    return np.tensordot(g, a, axes=(list(range(na)), list(range(na))))
+
+
+def inner_jvp_a(t, ans, a, b):
+    return np.inner(t, b)
+
+
+def inner_jvp_b(t, ans, a, b):
+    return np.inner(a, t)
+
+
+define(np.inner, vjp=(inner_vjp_a, inner_vjp_b), jvp=(inner_jvp_a, inner_jvp_b))
+
+
+# np.vdot: sum(conj(a) * b) over the flattened operands.
+def vdot_vjp_a(g, ans, a, b):
+    return np.reshape(np.conj(g * np.ravel(b)), shape_of(a))
+
+
+def vdot_vjp_b(g, ans, a, b):
+    return np.reshape(g * np.conj(np.ravel(a)), shape_of(b))
+
+
+def vdot_jvp_a(t, ans, a, b):
+    return np.vdot(t, b)
+
+
+def vdot_jvp_b(t, ans, a, b):
+    return np.vdot(a, t)
+
+
+define(np.vdot, vjp=(vdot_vjp_a, vdot_vjp_b), jvp=(vdot_jvp_a, vdot_jvp_b))
+
+
+# np.tensordot(a, b, axes): the cotangent contracted with the other operand over that
+# operand's free axes gives the contracted axes back, in the order tensordot leaves them.
+def tensordot_axes(axes, na, nb):
+    """(contracted axes of a, contracted axes of b, free axes of a, free axes of b), non-negative."""
+    if np.ndim(axes) == 0:
+        ca, cb = list(range(na - axes, na)), list(range(axes))
+    else:
+        ca, cb = axes
+        ca = [ca] if np.ndim(ca) == 0 else list(ca)
+        cb = [cb] if np.ndim(cb) == 0 else list(cb)
+    ca, cb = [int(i) % na for i in ca], [int(i) % nb for i in cb]
+    return ca, cb, [i for i in range(na) if i not in ca], [i for i in range(nb) if i not in cb]
+
+
+def tensordot_vjp_a(g, ans, a, b, axes=2):
+    ca, cb, fa, fb = tensordot_axes(axes, np.ndim(a), np.ndim(b))
+    r = np.tensordot(g, b, axes=(list(range(len(fa), len(fa) + len(fb))), fb))
+    order = fa + [ca[j] for j in np.argsort(cb)]         # which axis of a each axis of r is
+    return np.transpose(r, np.argsort(order))
+
+
+def tensordot_vjp_b(g, ans, a, b, axes=2):
+    ca, cb, fa, fb = tensordot_axes(axes, np.ndim(a), np.ndim(b))
+    r = np.tensordot(a, g, axes=(fa, list(range(len(fa)))))
+    order = [cb[j] for j in np.argsort(ca)] + fb
+    return np.transpose(r, np.argsort(order))
+
+
+def tensordot_jvp_a(t, ans, a, b, axes=2):
+    return np.tensordot(t, b, axes)
+
+
+def tensordot_jvp_b(t, ans, a, b, axes=2):
+    return np.tensordot(a, t, axes)
+
+
+define(np.tensordot, vjp=(tensordot_vjp_a, tensordot_vjp_b), jvp=(tensordot_jvp_a, tensordot_jvp_b))
+
+
+# np.kron: result[i * nb + j] = a[i] * b[j] along every axis (shapes padded with leading 1s).
+def kron_layout(sa, sb):
+    """(a's padded shape, b's padded shape, the interleaved (a_k, b_k) shape of the result)."""
+    d = max(len(sa), len(sb))
+    pa, pb = (1,) * (d - len(sa)) + tuple(sa), (1,) * (d - len(sb)) + tuple(sb)
+    return pa, pb, tuple(x for pair in zip(pa, pb) for x in pair)
+
+
+def kron_vjp_a(g, ans, a, b):
+    pa, pb, inter = kron_layout(shape_of(a), shape_of(b))
+    spread_b = np.reshape(b, tuple(x for n in pb for x in (1, n)))
+    h = np.sum(np.reshape(g, inter) * spread_b, axis=tuple(range(1, 2 * len(pa), 2)))
+    return np.reshape(h, shape_of(a))
+
+
+def kron_vjp_b(g, ans, a, b):
+    pa, pb, inter = kron_layout(shape_of(a), shape_of(b))
+    spread_a = np.reshape(a, tuple(x for n in pa for x in (n, 1)))
+    h = np.sum(np.reshape(g, inter) * spread_a, axis=tuple(range(0, 2 * len(pa), 2)))
+    return np.reshape(h, shape_of(b))
+
+
+def kron_jvp_a(t, ans, a, b):
+    return np.kron(t, b)
+
+
+def kron_jvp_b(t, ans, a, b):
+    return np.kron(a, t)
+
+
+define(np.kron, vjp=(kron_vjp_a, kron_vjp_b), jvp=(kron_jvp_a, kron_jvp_b))
+
+
+# np.cross of 3-vectors along the last axis: d<g, a x b>/da = b x g, d/db = g x a.
+def cross_axes(a, b, axisa, axisb, axisc, axis):
+    if (axisa, axisb, axisc, axis) != (-1, -1, -1, None) or shape_of(a)[-1] != 3 or shape_of(b)[-1] != 3:
+        raise NotImplementedError("np.cross derivatives support 3-vectors along the default (last) "
+                                  "axis only; np.moveaxis the vectors to the last axis first")
+
+
+def cross_vjp_a(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    cross_axes(a, b, axisa, axisb, axisc, axis)
+    return unbroadcast(np.cross(b, g), a)
+
+
+def cross_vjp_b(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    cross_axes(a, b, axisa, axisb, axisc, axis)
+    return unbroadcast(np.cross(g, a), b)
+
+
+def cross_jvp_a(t, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    return np.cross(t, b)
+
+
+def cross_jvp_b(t, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    return np.cross(a, t)
+
+
+define(np.cross, vjp=(cross_vjp_a, cross_vjp_b), jvp=(cross_jvp_a, cross_jvp_b))

@@ -1,0 +1,814 @@
+"""Everyday Python inside differentiated functions (issue 11 section 3): lambdas, builtins,
+splatting, list/dict/tuple methods, classes, walrus, match, del, assert, try and raise.
+
+Every function here is in ``CASES``, so tests/transpiler/corpus.py sweeps it through reverse
+mode against finite differences (test_reverse below), forward mode (test_forward.py) and second
+order (test_higher.py).  Each takes numbers or arrays only and builds its structures itself.
+"""
+
+import dataclasses
+import functools
+import sys
+from collections import namedtuple
+
+import numpy as np
+import pytest
+
+from tests.transpiler.checks import check
+from transpiler import TranspileError, differentiate, grad
+
+rng = np.random.default_rng(2026)
+V = rng.normal(size=4)
+W = rng.normal(size=4)
+M = rng.normal(size=(2, 3))
+S = 0.7
+T = -0.4
+
+
+# --- lambdas ----------------------------------------------------------------------------------
+SQUARE = lambda v: v * v  # noqa: E731  (a module-level lambda)
+
+
+def apply_twice(fn, v):
+    return fn(fn(v))
+
+
+def make_scaler(c):
+    return lambda v: v * c
+
+
+def lam_local(x):
+    f = lambda v: np.sin(v) * 2.0  # noqa: E731
+    return np.sum(f(x))
+
+
+def lam_module(x):
+    return np.sum(SQUARE(x) + x)
+
+
+def lam_map(x):
+    return sum(map(lambda v: v * v, [x[0], x[1], x[2]]))
+
+
+def lam_sorted_key(x):
+    items = sorted([x[0], x[1], x[2], x[3]], key=lambda v: -v)
+    return items[0] * 2.0 + items[1]
+
+
+def lam_max_key(x):
+    return max([x[0], x[1], x[2]], key=lambda v: v * v) * x[3]
+
+
+def lam_higher_order(x):
+    return np.sum(apply_twice(lambda v: np.tanh(v) * 1.5, x))
+
+
+def lam_factory(x):
+    scale = make_scaler(3.0)
+    return np.sum(scale(x) * x)
+
+
+def lam_closure_over_active(x):
+    g = lambda v: v * x[0]  # noqa: E731
+    return np.sum(g(x) * g(x[1]))
+
+
+def lam_partial(x):
+    f = functools.partial(np.power, x)
+    return np.sum(f(2.0))
+
+
+def _weighted(a, b, w):
+    return a * w + b
+
+
+def lam_partial_user(x):
+    f = functools.partial(_weighted, w=2.5)
+    return np.sum(f(x, np.cos(x)))
+
+
+def lam_nested_def_closure(x):
+    c = np.exp(x[0])
+
+    def inner(v):
+        return v * c
+
+    return np.sum(inner(x) ** 2)
+
+
+def lam_nonlocal(x):
+    total = 0.0
+
+    def add(v):
+        nonlocal total
+        total = total + v * v
+
+    add(x[0])
+    add(x[1] * 2.0)
+    return total
+
+
+# --- builtins ---------------------------------------------------------------------------------
+def bi_max_two(x):
+    return max(x[0], x[1]) * x[2]
+
+
+def bi_max_const(x):
+    return max(x[0], 0.3) + min(x[1], -5.0) * x[2]
+
+
+def bi_min_three(x):
+    return min(x[0], x[1], x[2]) ** 2
+
+
+def bi_max_iterable(x):
+    return max([x[0] * 2.0, x[1], x[2] + 1.0])
+
+
+def bi_min_tuple(x):
+    return min((x[0], x[3])) * x[1]
+
+
+def bi_min_key(x):
+    return min([x[0], x[1], x[2]], key=abs) * 3.0
+
+
+def bi_abs(x):
+    return abs(x[0]) * abs(x[1]) + np.sum(abs(x))
+
+
+def bi_pow(x):
+    return pow(x[0], 3) + pow(x[1] * x[1], 0.5) + pow(2.0, x[2])
+
+
+def bi_sum_start(x):
+    return sum([x[0], x[1] * x[2]], start=x[3])
+
+
+def bi_sum_start_positional(x):
+    return sum([x * x, np.sin(x)], 1.0)[2]
+
+
+def bi_zip(x, y):
+    s = 0.0
+    for a, b in zip([x[0], x[1]], [y[2], y[3]]):
+        s = s + a * b
+    return s
+
+
+def bi_enumerate(x):
+    s = 0.0
+    for i, v in enumerate([x[0], x[1], x[2]]):
+        s = s + (i + 1.0) * v * v
+    return s
+
+
+def bi_enumerate_start(x):
+    s = 0.0
+    for i, v in enumerate([x[2], x[3]], start=2):
+        s = s + i * np.sin(v)
+    return s
+
+
+def bi_reversed(x):
+    s = 0.0
+    w = 1.0
+    for v in reversed([x[0], x[1], x[2]]):
+        s = s + w * v
+        w = w * v
+    return s
+
+
+def bi_sorted(x):
+    a = sorted([x[0], x[1], x[2], x[3]])
+    return a[0] * 3.0 + a[-1] * a[1]
+
+
+def bi_sorted_reverse(x):
+    a = sorted([x[0], x[1], x[2]], reverse=True)
+    return a[0] - a[2] * a[1]
+
+
+def bi_map_builtin(x):
+    return sum(map(np.sin, [x[0], x[1]]))
+
+
+def bi_map_two(x, y):
+    return sum(map(lambda a, b: a * b, [x[0], x[1]], [y[0], y[1]]))
+
+
+def bi_filter(x):
+    return sum(filter(lambda v: v > -10.0, [x[0], x[1], x[2]]))
+
+
+def bi_dict_kwargs(x):
+    d = dict(a=x[0], b=x[1] * 2.0)
+    return d["a"] * d["b"]
+
+
+def bi_dict_pairs(x):
+    d = dict([("a", x[0]), ("b", x[1])])
+    return d["a"] + d["b"] ** 2
+
+
+def bi_dict_zip(x):
+    d = dict(zip(["p", "q"], [x[0], x[3]]))
+    return d["p"] * d["q"]
+
+
+def bi_list(x):
+    a = list((x[0], x[1]))
+    return a[0] * a[1]
+
+
+def bi_list_of_range(x):
+    idx = list(range(3))
+    return x[idx[2]] * x[idx[1]]
+
+
+def bi_tuple(x):
+    t = tuple([x[0], x[1] * 2.0])
+    return t[0] + t[1] * t[0]
+
+
+def bi_isinstance(x):
+    y = x * 2.0
+    if isinstance(y, np.ndarray):
+        y = y * x
+    if isinstance(3, float):
+        y = y * 0.0
+    return np.sum(y)
+
+
+def bi_range_negative(x):
+    s = 0.0
+    for i in range(3, -1, -1):
+        s = s * 0.5 + x[i]
+    return s
+
+
+def bi_range_negative_step2(x):
+    s = 1.0
+    for i in range(3, 0, -2):
+        s = s * x[i]
+    return s
+
+
+def bi_len(x):
+    return np.sum(x) / len(x) + len([x[0], x[1]]) * x[1]
+
+
+# --- splatting --------------------------------------------------------------------------------
+def _three(a, b, c):
+    return a * b + c
+
+
+def _kw(a, b=1.0, c=2.0):
+    return a * b - c
+
+
+def _varargs(*vs):
+    s = 0.0
+    for v in vs:
+        s = s + v * v
+    return s
+
+
+def _varkw(a, **kw):
+    return a * kw["scale"] + kw["shift"]
+
+
+def sp_list(x):
+    args = [x[0], x[1], x[2]]
+    return _three(*args)
+
+
+def sp_tuple(x):
+    return _three(*(x[0], x[1]), x[3])
+
+
+def sp_dict(x):
+    kw = {"b": x[1], "c": x[2]}
+    return _kw(x[0], **kw)
+
+
+def sp_dict_literal(x):
+    return _kw(x[0], **{"c": x[3] * x[3]})
+
+
+def sp_varargs_call(x):
+    return _varargs(x[0], x[1] * 2.0, x[2])
+
+
+def sp_varargs_splat(x):
+    return _varargs(*[x[0], x[3]])
+
+
+def sp_varkw(x):
+    return _varkw(x[0], scale=x[1], shift=x[2])
+
+
+def star_params(*xs):
+    return xs[0] * xs[1] + np.sin(xs[0])
+
+
+# --- lists ------------------------------------------------------------------------------------
+def li_extend(x):
+    a = [x[0]]
+    a.extend([x[1], x[2] * 2.0])
+    return a[0] * a[1] + a[2]
+
+
+def li_insert(x):
+    a = [x[0], x[1]]
+    a.insert(1, x[2] * x[2])
+    return a[0] + a[1] * 3.0 + a[2] * a[1]
+
+
+def li_pop(x):
+    a = [x[0], x[1], x[2]]
+    b = a.pop()
+    c = a.pop(0)
+    return b * c + a[0]
+
+
+def li_add(x):
+    a = [x[0]] + [x[1], x[2]]
+    return a[0] * a[2] + a[1]
+
+
+def li_mul(x):
+    a = [x[0]] * 3
+    return a[0] + a[1] * a[2]
+
+
+def li_slice(x):
+    a = [x[0], x[1], x[2], x[3]]
+    b = a[1:3]
+    return b[0] * b[1] + sum(a[::2])
+
+
+def li_slice_negative(x):
+    a = [x[0] * 2.0, x[1], x[2]]
+    return a[-1] * a[:-1][0]
+
+
+def li_iadd(x):
+    a = [x[0]]
+    a += [x[1]]
+    return a[0] * a[1]
+
+
+# --- dicts ------------------------------------------------------------------------------------
+def di_get(x):
+    d = {"a": x[0], "b": x[1]}
+    return d.get("a") * d.get("c", x[2])
+
+
+def di_items(x):
+    d = {"a": x[0], "b": x[1] * 3.0}
+    s = 0.0
+    for k, v in d.items():
+        s = s + v * v
+    return s
+
+
+def di_keys(x):
+    d = {"a": x[0], "b": x[1]}
+    s = 0.0
+    for k in d.keys():
+        s = s + d[k] * x[2]
+    return s
+
+
+def di_values(x):
+    d = {"a": x[0], "b": x[1]}
+    return sum(d.values()) * x[3]
+
+
+def di_update(x):
+    d = {"a": x[0]}
+    d.update({"b": x[1], "a": x[2]})
+    return d["a"] * d["b"]
+
+
+def di_update_kwargs(x):
+    d = {"a": x[0]}
+    d.update(b=x[1] * x[1])
+    return d["a"] + d["b"]
+
+
+def di_setdefault(x):
+    d = {"a": x[0]}
+    v = d.setdefault("b", x[1] * 2.0)
+    w = d.setdefault("a", x[2])
+    return v * w + d["b"]
+
+
+def di_pop(x):
+    d = {"a": x[0], "b": x[1]}
+    a = d.pop("a")
+    c = d.pop("c", x[2])
+    return a * c + d["b"]
+
+
+def di_or(x):
+    d = {"a": x[0], "b": x[1]} | {"b": x[2] * 2.0}
+    return d["a"] * d["b"]
+
+
+def di_comprehension_items(x):
+    d = {"a": x[0], "b": x[1]}
+    return sum([v * 2.0 for k, v in d.items()]) * x[2]
+
+
+def tu_concat(x):
+    t = (x[0], x[1]) + (x[2],)
+    return t[0] * t[2] + t[1]
+
+
+def tu_mul(x):
+    a = x[0] * 2.0
+    t = (a,) * 2
+    return t[0] * t[1]
+
+
+def tu_unpack_star(x):
+    a, *rest = [x[0], x[1], x[2]]
+    return a * sum(rest)
+
+
+# --- classes ----------------------------------------------------------------------------------
+class Box:
+    def __init__(self, v, scale):
+        self.v = v
+        self.scale = scale * 2.0
+
+    def value(self):
+        return self.v * self.scale
+
+    @property
+    def square(self):
+        return self.v * self.v
+
+    @staticmethod
+    def twice(a):
+        return a * 2.0
+
+    @classmethod
+    def of(cls, v):
+        return cls(v, 1.5)
+
+
+class BigBox(Box):
+    def __init__(self, v, scale, extra):
+        super().__init__(v, scale)
+        self.extra = extra
+
+    def value(self):
+        return super().value() + self.extra * self.v
+
+
+@dataclasses.dataclass
+class Pair:
+    a: float
+    b: float
+
+    def prod(self):
+        return self.a * self.b
+
+
+Point = namedtuple("Point", ["x", "y"])
+
+
+def cl_init(x):
+    b = Box(x[0], x[1])
+    return b.value() * b.v
+
+
+def cl_property(x):
+    b = Box(x[0], 1.0)
+    return b.square + b.scale * x[2]
+
+
+def cl_staticmethod(x):
+    return Box.twice(x[0]) * x[1]
+
+
+def cl_classmethod(x):
+    b = Box.of(x[2])
+    return b.value()
+
+
+def cl_inherit_super(x):
+    b = BigBox(x[0], x[1], x[2])
+    return b.value()
+
+
+def cl_attr_write(x):
+    b = Box(x[0], 1.0)
+    b.v = b.v * x[1]
+    b.extra = x[2]
+    return b.value() + b.extra
+
+
+def cl_dataclass(x):
+    p = Pair(x[0], x[1] * 2.0)
+    return p.prod() + p.a
+
+
+def cl_dataclass_fields(x):
+    p = Pair(x[0], b=x[1] * 2.0)
+    return p.a * p.b + p.a
+
+
+def cl_namedtuple_in_loop(x):
+    s = 0.0
+    for i in range(3):
+        p = Point(x[i], x[i + 1])
+        s = s + p.x * p.y
+    return s
+
+
+def cl_namedtuple(x):
+    p = Point(x[0], x[1])
+    return p.x * p.y + p[0]
+
+
+def cl_namedtuple_replace(x):
+    p = Point(x[0], x[1])
+    q = p._replace(y=x[2] * 3.0)
+    return q.x * q.y + p.y
+
+
+def cl_namedtuple_unpack(x):
+    a, b = Point(x[0] * 2.0, x[3])
+    return a * b
+
+
+# --- statements -------------------------------------------------------------------------------
+def st_walrus(x):
+    if (y := x[0] * 2.0) > -100.0:
+        return y * x[1]
+    return y
+
+
+def st_walrus_expr(x):
+    return np.sum((z := np.sin(x)) * z)
+
+
+def st_del(x):
+    a = x * 2.0
+    b = a * x
+    del a
+    return np.sum(b)
+
+
+def st_assert(x):
+    y = x * x
+    assert y.shape == (4,), "shape changed"
+    return np.sum(y)
+
+
+def st_try_else_finally(x):
+    try:
+        y = x * 2.0
+    except ValueError:
+        y = x * 5.0
+    else:
+        y = y * x
+    finally:
+        z = 1.0
+    return np.sum(y) * z
+
+
+def st_raise_not_taken(x):
+    if x.shape[0] > 10:
+        raise ValueError("too long")
+    return np.sum(x * 3.0 * x)
+
+
+def st_raise_in_else_not_taken(x):
+    y = x * 2.0
+    if y.shape[0] == 4:
+        y = y * x
+    else:
+        raise ValueError("bad shape")
+    return np.sum(y)
+
+
+# --- more combinations ------------------------------------------------------------------------
+def mix_max_in_loop(x):
+    s = 0.0
+    for i in range(4):
+        s = s + max(x[i], 0.1) * x[i]
+    return s
+
+
+def mix_min_arrays_elementwise(x, y):
+    return np.sum(np.minimum(x, y) * max(x[0], y[0], 0.2))
+
+
+def mix_map_over_rows(m):
+    return sum(map(lambda r: np.sum(r * r), [m[0], m[1]]))
+
+
+def mix_filter_then_max(x):
+    kept = list(filter(lambda v: v < 100.0, [x[0], x[1], x[2]]))
+    return max(kept) * x[3]
+
+
+def mix_sorted_top2(x):
+    top = sorted([x[0], x[1], x[2], x[3]], key=abs, reverse=True)[:2]
+    return top[0] * top[1]
+
+
+def mix_dict_kwargs_splat(x):
+    params = dict(b=x[1], c=x[2] * x[3])
+    return _kw(x[0], **params)
+
+
+def mix_walrus_in_comprehension_free(x):
+    if (n := len(x)) > 2:
+        y = x * n
+    else:
+        y = x
+    return np.sum(y * y)
+
+
+def mix_walrus_chain(x):
+    a = (b := x[0] * 2.0) + (c := x[1] * b)
+    return a * c
+
+
+def mix_partial_in_loop(x):
+    f = functools.partial(_weighted, b=x[3])
+    s = 0.0
+    for i in range(3):
+        s = s + f(x[i], w=2.0)
+    return s
+
+
+def mix_zip_dict(x):
+    d = dict(zip(["u", "v", "w"], [x[0], x[1], x[2]]))
+    return sum(d.values()) * d.get("u") + d.get("z", x[3])
+
+
+def mix_extend_then_sum(x):
+    a = []
+    a.extend([x[0] * x[1], x[2]])
+    a += [x[3]]
+    return sum(a) * a[0]
+
+
+def mix_reversed_enumerate(x):
+    s = 0.0
+    for i, v in enumerate(reversed([x[0], x[1], x[2]])):
+        s = s + (i + 1.0) * v ** 2
+    return s
+
+
+def mix_tuple_splat_user(x):
+    t = (x[0], x[1]) + (x[2],)
+    return _three(*t)
+
+
+def mix_nested_max_min(x):
+    return max(min(x[0], x[1]), min(x[2], x[3]), 0.0) * np.sum(x)
+
+
+def mix_pow_mod_free(x):
+    return np.sum(pow(x, 2)) + pow(abs(x[0]) + 1.0, x[1])
+
+
+def mix_setdefault_loop(x):
+    d = {}
+    for i in range(3):
+        d.setdefault("s", x[i] * 0.5)
+        d["s"] = d["s"] * x[i]
+    return d["s"]
+
+
+def mix_dict_update_loop(x):
+    d = {"a": x[0]}
+    for i in range(1, 4):
+        d.update(a=d["a"] * x[i])
+    return d["a"]
+
+
+if sys.version_info >= (3, 10):
+    from tests.transpiler.everyday_match import MATCH_CASES
+else:  # pragma: no cover - match needs Python 3.10
+    MATCH_CASES = []
+
+
+CASES = [
+    (lam_local, (V,), 0), (lam_map, (V,), 0), (lam_sorted_key, (V,), 0),
+    (lam_max_key, (V,), 0), (lam_closure_over_active, (V,), 0), (lam_partial, (V,), 0), (lam_partial_user, (V,), 0),
+    (lam_nested_def_closure, (V,), 0), (bi_max_two, (V,), 0), (bi_max_const, (V,), 0), (bi_min_three, (V,), 0), (bi_max_iterable, (V,), 0),
+    (bi_min_tuple, (V,), 0), (bi_min_key, (V,), 0), (bi_abs, (V,), 0), (bi_pow, (V,), 0),
+    (bi_sum_start, (V,), 0), (bi_sum_start_positional, (V,), 0), (bi_zip, (V, W), (0, 1)),
+    (bi_enumerate, (V,), 0), (bi_enumerate_start, (V,), 0), (bi_reversed, (V,), 0), (bi_sorted, (V,), 0),
+    (bi_sorted_reverse, (V,), 0), (bi_map_builtin, (V,), 0), (bi_map_two, (V, W), (0, 1)),
+    (bi_filter, (V,), 0), (bi_dict_kwargs, (V,), 0), (bi_dict_pairs, (V,), 0), (bi_dict_zip, (V,), 0),
+    (bi_list, (V,), 0), (bi_list_of_range, (V,), 0), (bi_tuple, (V,), 0), (bi_isinstance, (V,), 0),
+    (bi_range_negative, (V,), 0), (bi_range_negative_step2, (V,), 0), (bi_len, (V,), 0),
+    (sp_list, (V,), 0), (sp_tuple, (V,), 0), (sp_dict, (V,), 0), (sp_dict_literal, (V,), 0),
+    (sp_varargs_call, (V,), 0), (sp_varargs_splat, (V,), 0), (sp_varkw, (V,), 0),
+    (li_extend, (V,), 0), (li_add, (V,), 0), (li_mul, (V,), 0),
+    (li_slice, (V,), 0), (li_slice_negative, (V,), 0), (li_iadd, (V,), 0),
+    (di_get, (V,), 0), (di_items, (V,), 0), (di_keys, (V,), 0), (di_values, (V,), 0), (di_update, (V,), 0),
+    (di_update_kwargs, (V,), 0), (di_setdefault, (V,), 0), (di_or, (V,), 0),
+    (di_comprehension_items, (V,), 0), (tu_concat, (V,), 0), (tu_mul, (V,), 0), (tu_unpack_star, (V,), 0),
+    (cl_staticmethod, (V,), 0), (st_walrus, (V,), 0), (st_walrus_expr, (V,), 0), (st_del, (V,), 0), (st_assert, (V,), 0),
+    (st_try_else_finally, (V,), 0), (st_raise_not_taken, (V,), 0), (st_raise_in_else_not_taken, (V,), 0),
+    (lam_module, (V,), 0), (lam_factory, (V,), 0),
+    (cl_namedtuple, (V,), 0), (cl_namedtuple_replace, (V,), 0), (cl_namedtuple_unpack, (V,), 0),
+    (cl_dataclass_fields, (V,), 0), (cl_namedtuple_in_loop, (V,), 0),
+    (mix_max_in_loop, (V,), 0), (mix_min_arrays_elementwise, (V, W), (0, 1)), (mix_map_over_rows, (M,), 0),
+    (mix_dict_kwargs_splat, (V,), 0),
+    (mix_walrus_in_comprehension_free, (V,), 0), (mix_walrus_chain, (V,), 0), (mix_partial_in_loop, (V,), 0),
+    (mix_zip_dict, (V,), 0), (mix_extend_then_sum, (V,), 0), (mix_reversed_enumerate, (V,), 0),
+    (mix_tuple_splat_user, (V,), 0), (mix_nested_max_min, (V,), 0), (mix_pow_mod_free, (V,), 0),
+    (mix_setdefault_loop, (V,), 0), (mix_dict_update_loop, (V,), 0),
+] + MATCH_CASES
+
+
+# Not supported yet: each is refused with a TranspileError located at its own line (never an
+# internal error, never a number).
+REFUSED = [lam_higher_order, lam_nonlocal, li_insert, li_pop, di_pop, cl_init, cl_property,
+           cl_classmethod, cl_inherit_super, cl_attr_write, cl_dataclass, mix_filter_then_max]
+
+
+@pytest.mark.parametrize("fn", REFUSED, ids=[f.__name__ for f in REFUSED])
+def test_refused_at_the_users_line(fn):
+    with pytest.raises(TranspileError) as info:
+        grad(fn)(V)
+    assert info.value.filename == __file__ and info.value.lineno, info.value
+
+
+def test_slice_of_a_computed_list_is_refused_when_the_gradient_runs():
+    with pytest.raises(NotImplementedError, match="slice of a Python list is not supported"):
+        grad(mix_sorted_top2)(V)
+
+
+def test_star_parameter_is_refused_with_what_to_do():
+    with pytest.raises(ValueError, match=r"items of `\*xs` is not supported yet: take them as one tuple"):
+        grad(star_params)(S, T)
+
+
+@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
+def test_reverse(fn, args, wrt):
+    check(fn, *args, wrt=wrt, tape=False)   # finite differences; the tape cannot run list sorts etc.
+
+
+def walrus_read_before(x):
+    y = x[0]
+    z = _three(y, (y := x[1] * 2.0), y)          # the first y is the old value: not hoisted
+    return z
+
+
+def walrus_in_and(x):
+    if x[0] > -100.0 and (y := x[1] * 3.0) > -100.0:
+        return y * x[2]
+    return x[3]
+
+
+@pytest.mark.parametrize("fn", [walrus_read_before, walrus_in_and], ids=lambda f: f.__name__)
+def test_walrus_that_cannot_move_is_refused_at_its_line(fn):
+    with pytest.raises(TranspileError, match=":=") as info:
+        grad(fn)(V)
+    assert info.value.filename == __file__ and "y :=" in info.value.text
+
+
+def test_raise_fires_in_the_gradient_call_as_in_the_function():
+    big = np.zeros(11)
+    for call in (st_raise_not_taken, grad(st_raise_not_taken),
+                 lambda a: differentiate(st_raise_not_taken, mode="forward").jvp((a,), (a,))):
+        with pytest.raises(ValueError, match="too long"):
+            call(big)
+
+
+def test_partial_rebound_or_passed_on_is_not_rewritten():
+    def f(x):
+        g = functools.partial(_weighted, w=2.0)
+        g = functools.partial(_weighted, w=3.0)      # bound twice: left as written (refused)
+        return g(x[0], x[1])
+    with pytest.raises(TypeError, match="cannot differentiate through functools.partial"):
+        grad(f)(V)
+
+
+CUBE = lambda v: np.sum(v ** 3)  # noqa: E731
+TWO = (lambda v: v * 2.0, lambda v: v * 3.0)
+
+
+def test_a_lambda_is_differentiated_directly():
+    from tests.fd import numeric_grad
+    assert np.allclose(grad(CUBE)(V), numeric_grad(CUBE, V))
+    assert "def dlambda_dv(" in grad(CUBE).source
+
+
+def test_two_lambdas_with_the_same_parameters_on_one_line_are_refused():
+    with pytest.raises(TranspileError, match="only lambda with its parameters") as info:
+        grad(TWO[0])(0.5)
+    assert info.value.filename == __file__

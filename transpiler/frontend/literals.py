@@ -1,0 +1,181 @@
+"""What is known about locals bound to literals, and statement rewrites on local containers
+(used by everyday.py): a name only ever assigned list (dict) literals is a list (dict), so its
+``.extend``/``+=``/``.update``/``.setdefault`` can be written as appends and item assignments;
+one bound once and then only read has a known length and keys."""
+
+import ast
+import copy
+import functools
+
+__all__ = ["simple", "const_int", "literal_seq", "kinds", "partials", "container_statement"]
+
+
+def simple(node):
+    """A pure expression that evaluates to the same value when evaluated twice or not at all."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Subscript):
+        return simple(node.value) and simple(node.slice)
+    if isinstance(node, ast.Attribute):
+        return simple(node.value)
+    return False
+
+
+def const_int(node):
+    """The int a slice bound stands for (None when absent), or False."""
+    if node is None:
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = const_int(node.operand)
+        return -v if v not in (None, False) else False
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else False
+
+
+def literal_seq(node):
+    return isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts)
+
+
+
+def kinds(fn):
+    """(``name -> ast.List/ast.Dict`` for locals only ever assigned list/dict literals or
+    comprehensions, ``name -> literal`` for those assigned once and then only read by subscript
+    or splatted: their length and keys are known)."""
+    values, other = {}, set()
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    values.setdefault(t.id, []).append(n.value)
+        for t in _stored(n):
+            other.add(t)
+    kinds = {}
+    for name, vals in values.items():
+        if name in other:
+            continue
+        if all(isinstance(v, (ast.List, ast.ListComp)) for v in vals):
+            kinds[name] = ast.List
+        elif all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
+            kinds[name] = ast.Dict
+    starred = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Starred)}
+    starred |= {id(k.value) for n in ast.walk(fn) if isinstance(n, ast.Call) for k in n.keywords if k.arg is None}
+    read = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)}
+    fixed = {}
+    for name, vals in values.items():
+        if name in other or len(vals) != 1:
+            continue
+        v = vals[0]
+        ok = literal_seq(v) or (isinstance(v, ast.Dict) and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in v.keys))
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if ok and all(id(u) in starred or id(u) in read for u in uses) \
+                and not any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+                            and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
+            fixed[name] = v
+    return kinds, fixed
+
+
+def _stored(n):
+    """Names bound by node ``n`` other than by plain ``=``."""
+    if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and literal_seq(n.value) \
+            and isinstance(n.value, ast.List):
+        return []                            # a += [..] keeps a list a list
+    if isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
+        return [n.target.id]
+    if isinstance(n, (ast.For, ast.comprehension)):
+        return [t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)]
+    if isinstance(n, ast.NamedExpr):
+        return [n.target.id]
+    if isinstance(n, (ast.With,)):
+        return [t.id for i in n.items if i.optional_vars is not None for t in ast.walk(i.optional_vars)
+                if isinstance(t, ast.Name)]
+    if isinstance(n, ast.arguments):
+        return [a.arg for a in n.posonlyargs + n.args + n.kwonlyargs] + \
+            [a.arg for a in (n.vararg, n.kwarg) if a is not None]
+    if isinstance(n, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in n.names]
+    if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+        return [n.name]
+    if isinstance(n, ast.Assign):
+        return [t.id for tgt in n.targets if not isinstance(tgt, ast.Name) for t in ast.walk(tgt)
+                if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)]
+    return []
+
+
+def partials(fn, scope):
+    """``name -> (callable, args, keywords)`` for ``name = functools.partial(g, ...)`` statements
+    whose name is only ever called and whose parts are names bound once (or constants)."""
+    stores = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    out = {}
+    for s in fn.body:
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Call) and stores.get(s.targets[0].id) == 1):
+            continue
+        try:
+            is_partial = scope.evaluate(s.value.func) is functools.partial
+        except Exception:
+            continue
+        call, name = s.value, s.targets[0].id
+        parts = call.args + [k.value for k in call.keywords]
+        if not is_partial or not call.args or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords) or not all(simple(p) for p in parts):
+            continue
+        if any(stores.get(n.id, 0) > 1 for p in parts for n in ast.walk(p) if isinstance(n, ast.Name)):
+            continue
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if all(id(u) in called for u in uses):
+            out[name] = (call.args[0], call.args[1:], call.keywords)
+            s._adjoin_partial = True
+    return out
+
+
+
+def container_statement(s, exprs):
+    """``a.extend([..])``/``a += [..]`` on a local list -> appends; ``d.update({..})``/``d.update(k=v)``
+    on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d`` (None: other)."""
+    kinds = exprs.kinds
+    if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name) \
+            and kinds.get(s.target.id) is ast.List and literal_seq(s.value):
+        return [_append(s.target.id, e, s) for e in s.value.elts]
+    value = s.value if isinstance(s, (ast.Expr, ast.Assign)) else None
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name) and not any(isinstance(a, ast.Starred) for a in value.args)):
+        return None
+    name, meth, args, kws = value.func.value.id, value.func.attr, value.args, value.keywords
+    if isinstance(s, ast.Expr) and kinds.get(name) is ast.List and meth == "extend" and len(args) == 1 \
+            and not kws and literal_seq(args[0]):
+        return [_append(name, e, s) for e in args[0].elts]
+    if isinstance(s, ast.Expr) and kinds.get(name) is ast.Dict and meth == "update":
+        pairs = []
+        if len(args) == 1 and isinstance(args[0], ast.Dict) and None not in args[0].keys:
+            pairs = list(zip(args[0].keys, args[0].values))
+        elif args:
+            return None
+        if any(k.arg is None for k in kws):
+            return None
+        pairs += [(ast.Constant(k.arg), k.value) for k in kws]
+        return [_setitem(name, k, v, s) for k, v in pairs]
+    if kinds.get(name) is ast.Dict and meth == "setdefault" and len(args) == 2 and not kws and simple(args[0]) \
+            and (isinstance(s, ast.Expr) or (len(s.targets) == 1 and isinstance(s.targets[0], ast.Name))):
+        tmp = exprs.ctx.namer.claim("default")
+        out = [ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], args[1]), s),
+               ast.copy_location(ast.If(ast.Compare(copy.deepcopy(args[0]), [ast.NotIn()], [ast.Name(name, ast.Load())]),
+                                        [_setitem(name, copy.deepcopy(args[0]), ast.Name(tmp, ast.Load()), s)], []), s)]
+        if isinstance(s, ast.Assign):
+            out.append(ast.copy_location(ast.Assign(s.targets, ast.Subscript(ast.Name(name, ast.Load()),
+                                                                             copy.deepcopy(args[0]), ast.Load())), s))
+        return [ast.fix_missing_locations(x) for x in out]
+    return None
+
+
+def _append(name, value, like):
+    call = ast.Call(ast.Attribute(ast.Name(name, ast.Load()), "append", ast.Load()), [value], [])
+    return ast.fix_missing_locations(ast.copy_location(ast.Expr(ast.copy_location(call, like)), like))
+
+
+def _setitem(name, key, value, like):
+    target = ast.Subscript(ast.Name(name, ast.Load()), key, ast.Store())
+    return ast.fix_missing_locations(ast.copy_location(ast.Assign([target], value), like))
