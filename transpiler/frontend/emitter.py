@@ -73,6 +73,12 @@ class Emitter:
                 self.read_into.add(base)
             else:
                 self.shared.update((name, base))
+        if getattr(value, "_element", False):
+            self.shared.add(name)        # r = grid[0]: r is the inner list of grid, not a copy
+        if isinstance(value, (ast.Tuple, ast.List)):
+            # an element of a tuple or list literal is that very object: a later write into it
+            # (x[0] = ...) would show through the container too
+            self.shared.update(e.id for e in value.elts if isinstance(e, ast.Name) and not getattr(e, "_static", False))
         stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 

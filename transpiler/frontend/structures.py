@@ -49,6 +49,11 @@ def _local_base(norm, target, what):
         raise norm.error(f"{what} changes something that is not a local variable of this function", target,
                          "copy it into a local variable first (x = np.array(x)) and return the result")
     current = norm.version[base.id]
+    if current in getattr(norm, "parameters", ()):
+        raise norm.error(f"{what} changes the argument `{base.id}` in place: the caller's object would "
+                         "change in Python, but the gradient call works on its own copy", target,
+                         f"copy it first (`{base.id} = {base.id}.copy()`, `list({base.id})`, "
+                         f"`dict({base.id})`) and return what you need")
     if current in norm.shared:
         raise norm.error(f"`{base.id}` shares its array or list with another name (a copy, view or slice), "
                          f"so {what} would change both in Python, but adjoin gives `{base.id}` a new value",
