@@ -7,7 +7,8 @@ but lists no cases is an error, so a renamed list cannot silently drop out of th
 
 import importlib
 
-MODULES = ("test_functions", "test_control_flow", "test_calls", "test_classes", "test_structures")
+MODULES = ("test_functions", "test_control_flow", "test_calls", "test_classes", "test_structures",
+           "test_effects")
 LISTS = ("CASES", "SCALAR_CASES")
 
 

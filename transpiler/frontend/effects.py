@@ -135,6 +135,9 @@ def check_call(norm, fn, node):
         if k.arg == "out" and not (isinstance(k.value, ast.Constant) and k.value.value is None):
             raise norm.error("`out=` writes the result into an existing array, which adjoin cannot follow",
                              k.value, "assign the result instead: `y = np.f(...)`")
+    if fn is setattr or fn is delattr:
+        raise norm.error(f"`{fn.__name__}` changes an attribute in place, which adjoin cannot follow", node,
+                         "keep the value in a local variable")
     changed = mutated_parameters(fn)
     if not changed:
         return

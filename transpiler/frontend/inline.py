@@ -19,7 +19,7 @@ import ast
 
 from .restructure import Restructure
 
-__all__ = ["define", "define_lambda", "call", "is_local_function"]
+__all__ = ["define", "define_lambda", "call", "is_local_function", "own_names"]
 
 
 class _Local:
@@ -139,14 +139,14 @@ def call(norm, node):
         norm.local_fns = saved_locals
     # a free variable changed in place inside (st.append(v) on the outer list): the outer name
     # now holds the new version, as the one list object does in Python
-    own = _own_names(local.node)
+    own = own_names(local.node)
     for user, ver in inner.items():
         if user in outer and outer[user] != ver and user not in own:
             norm.version[user] = ver
     return result
 
 
-def _own_names(node):
+def own_names(node):
     """The parameters and assigned names of a nested function: its locals, not the outer ones."""
     a = node.args
     own = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}

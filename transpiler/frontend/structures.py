@@ -86,6 +86,10 @@ def _write(norm, user, current, index, value, loc):
     if not hasattr(norm, "writes"):
         norm.writes = {}
     norm.writes[current] = (user, loc)
+    if isinstance(value, ast.Name) and value.id in norm.tuples and current not in norm.dicts:
+        # second derivatives of a list put into a list by index are not exact yet (grad(grad))
+        raise norm.error(f"putting a list or tuple into `{user}` by index is not supported", loc,
+                         f"build `{user}` with the inner list in place, or use a dict")
     idx = _index_atom(norm, index, loc)
     new = norm.store(user)
     norm.assign(new, _call(norm, setitem, "setitem", [ast.Name(current, ast.Load()), idx, value], loc), loc)
