@@ -4,7 +4,9 @@ Generated gradient vs generated forward-over-reverse HVP, next to autograd (and 
 PyTorch when installed), all measured in this one run; the same for a 20-step tanh RNN (a
 loop: its gradient saves on a stack, and the HVP carries tangents through the stack).  Also
 prints the generated line count of grad, grad(grad) and grad(grad(grad)) for a 20-line
-function and for the loop (which stays a loop at every order).  BLAS runs on one thread
+function and for the loop (which stays a loop at every order).  The goal rows of issue 15 put
+the HVP next to the analytic one (three matrix-vector products), in float64 and float32; in
+float32 the HVP must stay float32.  BLAS runs on one thread
 unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS say otherwise: threaded matrix-vector products
 on a busy machine made the ratios swing between 1x and 10x from run to run.
 
@@ -45,6 +47,49 @@ def rnn(x):
     for t in range(20):
         h = np.tanh(W @ h + x)
     return np.sum(h * h)
+
+
+def analytic_hvp(A, x, v):
+    """H v for f(x) = sum(tanh(A x)) ** 2, written by hand: three matrix-vector products."""
+    t = np.tanh(A @ x)
+    s = np.sum(t)
+    d = 1 - t * t
+    w = A @ v
+    ds = np.sum(d * w)
+    return A.T @ (2 * ds * d - 4 * s * t * d * w)
+
+
+def hvp_rows(dtype):
+    """(adjoin hvp, analytic hvp, autograd hvp or None) seconds at ``dtype``; checks the dtype."""
+    Ad, xd, vd = A.astype(dtype), x.astype(dtype), v.astype(dtype)
+
+    def fd_(x):
+        return np.sum(np.tanh(Ad @ x)) ** 2
+    h = hvp(fd_)
+    got, want = h(xd, vd), analytic_hvp(Ad, xd, vd)
+    assert got.dtype == want.dtype == dtype, (got.dtype, want.dtype, dtype)
+    tol = 1e-8 if dtype == np.float64 else 2e-3
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.max(np.abs(want)))
+    fns = [lambda: h(xd, vd), lambda: analytic_hvp(Ad, xd, vd)]
+    if importlib.util.find_spec("autograd"):
+        import autograd.numpy as anp
+        from autograd import grad as agrad
+        ga = agrad(lambda x: anp.sum(anp.tanh(anp.dot(Ad, x))) ** 2)
+        hva = agrad(lambda x, v: anp.sum(ga(x) * v))
+        fns.append(lambda: hva(xd, vd))
+    from timing import interleaved
+    out = interleaved(fns, budget=2.0)
+    return out + [None] * (3 - len(out))
+
+
+def goal_rows(by_dtype):
+    out = []
+    for dtype, (th, ta, tag) in by_dtype.items():
+        name = np.dtype(dtype).name
+        today, goal = {"float64": ("1.46x", 1.3), "float32": ("4.5x", 1.5)}[name]
+        out.append((f"HVP of sum(tanh(A @ x)) ** 2, A 1000x1000 / analytic, {name}", today, th / ta, goal,
+                    "x", f"autograd {tag / ta:.1f}x" if tag else ""))
+    return out
 
 
 def best(*fns, number=20, repeat=15):
@@ -129,6 +174,12 @@ def main():
     for name, t in rows:
         print(f"{name:30s} {t * 1e3:8.3f} ms {t / base:13.2f}x")
     print(f"adjoin hvp / adjoin grad: {rows[1][1] / base:.2f}x (target < 4x)")
+    print("\nHVP against the analytic one (3 matrix-vector products):")
+    for dtype in (np.float64, np.float32):
+        th, ta, tag = hvp_rows(dtype)
+        extra = f", autograd {tag / ta:.2f}x" if tag else ""
+        print(f"  {np.dtype(dtype).name}: adjoin {th * 1e3:.3f} ms, analytic {ta * 1e3:.3f} ms, "
+              f"{th / ta:.2f}x{extra}")
 
     gr, hr = grad(rnn), hvp(rnn)
     fdr = (gr(xr + 1e-6 * vr) - gr(xr - 1e-6 * vr)) / 2e-6

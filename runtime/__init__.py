@@ -1,6 +1,7 @@
 """adjoin's runtime: a TensorFlow-2-compatible eager tape.  ``import runtime as tf``.
 
-``tf.keras`` is imported on first use (module ``__getattr__``), so ``import runtime`` stays fast.
+``tf.keras``, ``tf.linalg``, ``tf.random``, ``tf.data``... are imported on first use (module
+``__getattr__``), so ``import runtime`` costs little more than ``import numpy``.
 """
 
 from . import errors, nest  # noqa: F401
@@ -23,17 +24,27 @@ from .math_ops import (  # noqa: F401
     logical_and, logical_or, logical_not,
     clip_by_value, clip_by_norm, clip_by_global_norm, norm,
 )
+from .math_extra import truncatediv, truncatemod  # noqa: F401
+from .array_extra import (  # noqa: F401
+    sort, argsort, repeat, roll, sequence_mask, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update,
+)
+from .init_ops import constant_initializer, zeros_initializer, ones_initializer  # noqa: F401
 from .indexed_slices import IndexedSlices  # noqa: F401
 from .custom_gradient import custom_gradient, recompute_grad  # noqa: F401
 from .module import Module, name_scope  # noqa: F401
 from .printing import print_ as print  # noqa: F401,A001
 from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
-from . import math, nn, linalg, random, autodiff  # noqa: F401
+from . import math, nn  # noqa: F401
 from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
 
 newaxis = None
 
-_LAZY = {"keras": "runtime.keras"}
+_LAZY = {name: f"runtime.{name}" for name in
+         ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data")}
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def __getattr__(name):

@@ -10,6 +10,7 @@ an accumulator can follow a tape's backward sweep (forward-over-back: Hessian-ve
 import numpy as np
 
 from . import nest
+from . import tensor as _tensor
 from .tape import GradientTape, UnconnectedGradients, _unconnected_mode  # noqa: F401
 from .tape import _flat_items as _flat
 from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
@@ -90,9 +91,11 @@ class ForwardAccumulator:
         if not found:
             return
         self._busy = True
+        quiet = _tensor._errstate.set(_tensor._QUIET)  # TF prints no floating-point warnings
         try:
             tangent = self._jvp(rule, args, vals, kwargs, out)
         finally:
+            _tensor._errstate.reset(quiet)
             self._busy = False
         if tangent is not None:
             self._tangents[id(out)] = (out, tangent)

@@ -179,6 +179,36 @@ def _b_einsum(k):
     return vjp
 
 
+def _b_matmul_vjp_a(rebound):
+    def vjp(g, ans, a, b):
+        """2-D a: the whole batch as one matrix product (numpy would loop over the batch)."""
+        if np.ndim(a) != 2 or np.ndim(b) not in (1, 2):
+            return rebound(g, ans, a, b)
+        n, (p, k) = _n(g), shape_of(a)
+        if np.ndim(b) == 1:  # ans (p,), g (n, p): d a = g (x) b
+            return np.reshape(g, (n, p, 1)) * np.reshape(b, (1, 1, k))
+        m = shape_of(b)[1]
+        return np.reshape(np.matmul(np.reshape(g, (n * p, m)), np.swapaxes(b, 0, 1)), (n, p, k))
+    return vjp
+
+
+def _b_matmul_vjp_b(rebound):
+    def vjp(g, ans, a, b):
+        """2-D a: the whole batch as one matrix product (numpy would loop over the batch)."""
+        if np.ndim(a) != 2 or np.ndim(b) not in (1, 2):
+            return rebound(g, ans, a, b)
+        n, (p, k) = _n(g), shape_of(a)
+        if np.ndim(b) == 1:  # ans (p,), g (n, p)
+            return np.matmul(g, a)
+        m = shape_of(b)[1]
+        if m == 1:  # a column: g (n, p, 1)
+            return np.reshape(np.matmul(np.reshape(g, (n, p)), a), (n, k, 1))
+        gt = np.reshape(np.swapaxes(g, 0, 1), (p, n * m))            # (p, n*m)
+        r = np.reshape(np.matmul(np.swapaxes(a, 0, 1), gt), (k, n, m))
+        return np.swapaxes(r, 0, 1)
+    return vjp
+
+
 # --- the table -----------------------------------------------------------------------------
 
 _ELEMENTWISE_NAMES = {
@@ -242,6 +272,8 @@ def _build():
 
 
 _build()
+_BATCHED[arithmetic.matmul_vjp_a] = _b_matmul_vjp_a(_BATCHED[arithmetic.matmul_vjp_a])
+_BATCHED[arithmetic.matmul_vjp_b] = _b_matmul_vjp_b(_BATCHED[arithmetic.matmul_vjp_b])
 
 
 def is_vectorised(vjp):

@@ -1,15 +1,24 @@
-"""``tf.linalg``: matrix products, inverse, determinant, solve, Cholesky, trace, diagonals, norms."""
+"""``tf.linalg``: matrix products, inverse, determinant, solve, Cholesky, decompositions (svd, eigh,
+qr), least squares, trace, diagonals, norms.
+
+The decompositions run numpy's on tensors, so their gradients are the rules in
+``runtime/rules/linalg.py`` (TensorFlow's conventions: eigh's gradient lands in the lower
+triangle it reads, cholesky's is symmetric).  TF's own result layouts are kept: ``svd`` returns
+``(s, u, v)`` with v, not numpy's ``vh``, and ``full_matrices=False`` by default.
+"""
 
 import numpy as np
 
 from . import errors
 from .math_ops import _t, _np, matmul, matvec, norm, tensordot, einsum, transpose as _transpose  # noqa: F401
 from .math_ops import global_norm, l2_normalize, eye  # noqa: F401
+from .rules.registry import alias
 from .tensor import apply
 
 __all__ = ["matmul", "matvec", "inv", "det", "slogdet", "logdet", "solve", "cholesky", "trace",
            "diag_part", "diag", "norm", "tensordot", "einsum", "matrix_transpose", "eye",
-           "global_norm", "l2_normalize", "adjoint", "band_part"]
+           "global_norm", "l2_normalize", "adjoint", "band_part", "svd", "eigh", "eigvalsh", "qr",
+           "pinv", "lstsq"]
 
 
 def _square(x, what):
@@ -43,11 +52,10 @@ def logdet(matrix, name=None):
 
 
 def slogdet(input, name=None):
+    """(sign, log|det|): the gradient flows through log|det| (the sign is piecewise constant)."""
     x = _t(input)
-    sign = np.sign(np.linalg.det(x._value))
-    from .tensor import _wrap
-    logabs = apply(np.log, (apply(np.abs, (apply(np.linalg.det, (x,)),)),))
-    return _wrap(np.asarray(sign, dtype=x._value.dtype)[()]), logabs
+    _square(x, "Input")
+    return tuple(np.linalg.slogdet(x))
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
@@ -103,3 +111,73 @@ def band_part(input, num_lower, num_upper, name=None):
     lo, up = int(_np(num_lower)), int(_np(num_upper))
     mask = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
     return x * mask.astype(x._value.dtype)
+
+
+def _decomposition(fn, what, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except np.linalg.LinAlgError as e:
+        raise errors.InvalidArgumentError(f"{what}: {e}") from None
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """TF's order and layout: ``s, u, v = svd(a)`` with ``a = u @ diag(s) @ v^T`` (v, not vh)."""
+    x = _t(tensor)
+    if not compute_uv:
+        return _decomposition(np.linalg.svd, "Svd", x, compute_uv=False)
+    u, s, vh = _decomposition(np.linalg.svd, "Svd", x, full_matrices=bool(full_matrices))
+    return s, u, matrix_transpose(vh)
+
+
+def eigh(tensor, name=None):
+    """``e, v = eigh(a)``: eigenvalues ascending; only the lower triangle of ``a`` is read."""
+    x = _t(tensor)
+    _square(x, "Input")
+    return tuple(_decomposition(np.linalg.eigh, "SelfAdjointEigV2", x))
+
+
+def eigvalsh(tensor, name=None):
+    x = _t(tensor)
+    _square(x, "Input")
+    return _decomposition(np.linalg.eigvalsh, "SelfAdjointEigV2", x)
+
+
+def qr(input, full_matrices=False, name=None):
+    """``q, r = qr(a)``; gradients for square and tall matrices (m >= n) with full_matrices=False."""
+    x = _t(input)
+    mode = "complete" if full_matrices else "reduced"
+    return tuple(_decomposition(np.linalg.qr, "Qr", x, mode=mode))
+
+
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """The pseudo-inverse; TF's default cutoff ``10 * max(m, n) * eps`` times the largest singular value."""
+    x = _t(a)
+    if rcond is None:
+        rcond = 10.0 * max(x.shape[-2], x.shape[-1]) * np.finfo(x._value.dtype).eps
+    return np.linalg.pinv(x, rcond=float(_np(rcond)))
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """TF's ``fast`` least squares (normal equations, optionally regularised), batched; full rank."""
+    a, b = _t(matrix), _t(rhs)
+    m, n = a.shape[-2], a.shape[-1]
+    lam = float(_np(l2_regularizer))
+    at = matrix_transpose(a)
+    if m >= n:
+        gram = matmul(at, a)
+        if lam:
+            gram = gram + lam * np.eye(n, dtype=a._value.dtype)
+        return solve(gram, matmul(at, b))
+    gram = matmul(a, at)
+    if lam:
+        gram = gram + lam * np.eye(m, dtype=a._value.dtype)
+    return matmul(at, solve(gram, b))
+
+
+# In @differentiate functions the transpiler writes these as the numpy primitives they compute.
+alias(inv, np.linalg.inv, ["input"])
+alias(det, np.linalg.det, ["input"])
+alias(cholesky, np.linalg.cholesky, ["input"])
+alias(slogdet, np.linalg.slogdet, ["input"])
+alias(eigh, np.linalg.eigh, ["tensor"])
+alias(eigvalsh, np.linalg.eigvalsh, ["tensor"])

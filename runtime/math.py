@@ -12,3 +12,8 @@ from .math_ops import (  # noqa: F401
 )
 from .nn import softmax, log_softmax  # noqa: F401
 from .math_ops import floor_div as floor_div  # noqa: F401
+from .math_extra import (  # noqa: F401
+    cumprod, multiply_no_nan, scalar_mul, segment_max, segment_mean, segment_min, segment_sum, top_k,
+    unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min, unsorted_segment_sum,
+)
+from .array_extra import sort, argsort  # noqa: F401

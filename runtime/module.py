@@ -9,26 +9,33 @@ import contextlib
 import functools
 import re
 
-from .tensor import Variable
+from .tensor import Variable, name_scopes
 
 __all__ = ["Module", "name_scope"]
 
 _IGNORED = frozenset(("_self_unconditional_checkpoint_dependencies",
                       "_self_unconditional_dependency_names"))
-_scope_stack = []
 
 
 @contextlib.contextmanager
 def _scope(name):
-    _scope_stack.append(name)
+    """Enter scope ``name``: relative to the enclosing scope, or absolute if it ends in '/'
+    (``''`` and ``None`` return to the top level); yields the full prefix, e.g. ``'a/b/'``."""
+    if not name:
+        full = ""
+    elif name.endswith("/"):
+        full = name
+    else:
+        full = (name_scopes[-1] if name_scopes else "") + name + "/"
+    name_scopes.append(full)
     try:
-        yield "/".join(_scope_stack) + "/"
+        yield full
     finally:
-        _scope_stack.pop()
+        name_scopes.pop()
 
 
 class name_scope:  # noqa: N801  (TF's name)
-    """``tf.name_scope(name)``: a context that names what is created inside (names only)."""
+    """``tf.name_scope(name)``: variables created inside are named ``name/...``."""
 
     def __init__(self, name):
         self._name = name
@@ -109,7 +116,8 @@ class Module:
                 f"{name!r} is not a valid module name. Module names must be valid Python identifiers "
                 f"(e.g. a valid class name).")
         self._name = name
-        self._scope_name = name
+        with _scope(name) as full:  # the scope's full name, fixed when the module is made
+            self._scope_name = full
 
     @property
     def name(self):

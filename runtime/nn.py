@@ -5,8 +5,10 @@ import numpy as np
 from . import errors
 from .math_ops import (  # noqa: F401  (re-exported TF names)
     _t, _np, _axis, where, exp, sqrt, tanh, sigmoid, softplus, erf, maximum, minimum, abs,
-    reduce_sum, log_sigmoid, softsign, l2_normalize, zeros_like, convert_to_tensor,
+    reduce_sum, log_sigmoid, softsign, l2_normalize, zeros_like, convert_to_tensor, gather, rsqrt,
+    cast,
 )
+from .math_extra import top_k  # noqa: F401
 from .rules import activations as _act
 from .rules import nn as _nnrules
 from .tensor import apply, _TensorBase
@@ -15,7 +17,8 @@ __all__ = [
     "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh",
     "softmax", "log_softmax", "softplus", "softsign", "sigmoid_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "l2_loss",
-    "bias_add", "dropout", "l2_normalize", "moments", "log_sigmoid",
+    "bias_add", "dropout", "l2_normalize", "moments", "log_sigmoid", "top_k", "embedding_lookup",
+    "batch_normalization", "weighted_cross_entropy_with_logits", "compute_average_loss",
 ]
 
 
@@ -166,3 +169,40 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     if not keepdims:
         mean = apply(np.squeeze, (mean,), {"axis": _axis(axes)})
     return mean, var
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows of ``params`` (``tf.gather``): a variable's gradient is an ``IndexedSlices``."""
+    if max_norm is not None:
+        raise NotImplementedError("tf.nn.embedding_lookup: max_norm is not supported")
+    return gather(params, ids)
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """``(x - mean) * scale / sqrt(variance + eps) + offset``, arranged as TF computes it."""
+    x = _t(x)
+    inv = rsqrt(_t(variance) + variance_epsilon)
+    if scale is not None:
+        inv = inv * scale
+    shift = offset - _t(mean) * inv if offset is not None else -_t(mean) * inv
+    return x * cast(inv, x.dtype) + cast(shift, x.dtype)
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy with the positive term weighted by ``pos_weight`` (TF's stable form)."""
+    x = _t(logits)
+    z = _t(labels, x.dtype) if not isinstance(labels, _TensorBase) else labels
+    if tuple(x.shape) != tuple(z.shape):
+        raise ValueError(f"logits and labels must have the same shape ({x.shape} vs {z.shape})")
+    log_weight = 1.0 + (pos_weight - 1.0) * z
+    return (1.0 - z) * x + log_weight * (apply(np.log1p, (exp(-abs(x)),)) + relu(-x))
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """The summed (weighted) per-example loss over the global batch size (default: this batch's)."""
+    loss = _t(per_example_loss)
+    if sample_weight is not None:
+        loss = loss * sample_weight
+    if global_batch_size is None:
+        global_batch_size = loss.shape[0] if loss.ndim else 1
+    return reduce_sum(loss) / cast(global_batch_size, loss.dtype)

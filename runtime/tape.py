@@ -11,11 +11,12 @@ gradient computation is recorded too and can be differentiated again.
 """
 
 import enum
-import logging
+import math as _math
 
 import numpy as np
 
-from . import nest
+from . import errors, nest
+from . import tensor as _tensor
 from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
 from .rules import gather as _gather_rules
 from .rules.registry import RULES as _RULES
@@ -23,7 +24,10 @@ from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant, Tens
 
 __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient"]
 
-_log = logging.getLogger("tensorflow")
+def _warn(message, *args):
+    """Log as TF does, on the "tensorflow" logger (``logging`` loaded on first use: import time)."""
+    import logging
+    logging.getLogger("tensorflow").warning(message, *args)
 
 
 class UnconnectedGradients(enum.Enum):
@@ -69,6 +73,8 @@ class GradientTape:
     # --- context ------------------------------------------------------------------------
     def __enter__(self):
         self._push()
+        if _tensor._EXPLAIN is not None and not hasattr(self, "_explain_seq"):
+            _tensor._EXPLAIN.tape_entered(self)
         return self
 
     def __exit__(self, *exc):
@@ -77,7 +83,8 @@ class GradientTape:
 
     def _push(self):
         if self._recording:
-            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active "
+                             "tape. Use a new tf.GradientTape() for a new recording.")
         _state.tapes.append(self)
         self._recording = True
 
@@ -109,10 +116,10 @@ class GradientTape:
             if not _is_tensor(t):
                 raise ValueError(
                     f"Passed in object {t!r} of type '{type(t).__name__}', not tf.Tensor or tf.Variable "
-                    f"or ExtensionType."
+                    f"or ExtensionType. Watch a tensor instead, e.g. tape.watch(tf.constant({t!r}))."
                 )
             if not _differentiable_dtype(t):
-                _log.warning(
+                _warn(
                     "The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",
                     t.dtype,
                 )
@@ -182,7 +189,8 @@ class GradientTape:
         if self._used and not self._persistent:
             raise RuntimeError(
                 "A non-persistent GradientTape can only be used to compute one set of gradients "
-                "(or jacobians)"
+                "(or jacobians); create it with tf.GradientTape(persistent=True) to call gradient() "
+                "more than once"
             )
         mode = _unconnected_mode(unconnected_gradients)
         targets = _flat_tensors(target, "target")
@@ -191,7 +199,7 @@ class GradientTape:
 
         if self._recording:
             if self._persistent:
-                _log.warning(
+                _warn(
                     "Calling GradientTape.gradient on a persistent tape inside its context is "
                     "significantly less efficient than calling it outside the context (it causes "
                     "the gradient ops to be recorded on the tape, leading to increased CPU and "
@@ -203,7 +211,12 @@ class GradientTape:
         if not self._persistent:
             self._used = True
 
-        grads = self._backward(targets, seeds, flat_sources)
+        tracked = self._tracked
+        quiet = _tensor._quiet_set(_tensor._QUIET)  # rules on plain values: no FP warnings (TF)
+        try:
+            grads = self._backward(targets, seeds, flat_sources)
+        finally:
+            _tensor._quiet_reset(quiet)
         self._end_call()
 
         results = []
@@ -216,12 +229,20 @@ class GradientTape:
                     results.append(None)
                     continue
             results.append(_public_slices(g) if type(g) is IndexedSlices else _as_gradient(g, s))
+        if _tensor._EXPLAIN is not None:
+            self._explain(flat_sources, results, targets, tracked, "gradient")
         return nest.pack_sequence_as(sources, results)
+
+    def _explain(self, flat_sources, results, targets, tracked, what):
+        """tf.debugging.enable_gradient_explanations(): one warning per None, saying why."""
+        missing = [s for s, r in zip(flat_sources, results) if r is None]
+        if missing:
+            _tensor._EXPLAIN.explain(missing, targets, self, tracked, what)
 
     def _backward(self, targets, seeds, sources):
         """Accumulated gradients keyed by id, for every source reachable from the targets."""
         nodes = self._nodes[:]  # a persistent tape may record this very sweep
-        source_ids = {id(s) for s in sources}
+        source_ids = self._connectable(sources, targets)
         relevant = _reachable(nodes, source_ids)
 
         higher = bool(_state.tapes)  # record the sweep itself for higher-order derivatives
@@ -255,17 +276,25 @@ class GradientTape:
                 _distribute(grads, a, contrib, relevant)
         return grads
 
+    def _connectable(self, sources, targets):
+        """Ids of the sources that can receive a gradient: those this tape tracks (TF: an
+        unwatched tensor gets None even when it is an input of a recorded op) and the targets."""
+        tracked = self._tracked
+        target_ids = {id(t) for t in targets}
+        return {id(s) for s in sources if id(s) in tracked or id(s) in target_ids}
+
     # --- jacobians ------------------------------------------------------------------------
     def _begin_call(self):
         """What gradient/jacobian share: the one-use check and in-context recording rules."""
         if self._used and not self._persistent:
             raise RuntimeError(
                 "A non-persistent GradientTape can only be used to compute one set of gradients "
-                "(or jacobians)"
+                "(or jacobians); create it with tf.GradientTape(persistent=True) to call gradient() "
+                "more than once"
             )
         if self._recording:
             if self._persistent:
-                _log.warning(
+                _warn(
                     "Calling GradientTape.jacobian on a persistent tape inside its context is "
                     "significantly less efficient than calling it outside the context (it causes "
                     "the gradient ops to be recorded on the tape, leading to increased CPU and "
@@ -300,9 +329,10 @@ class GradientTape:
         flat_sources = _flat_tensors(sources, "sources")
         self._begin_call()
         tshape = tuple(np.shape(target._value))
-        n = int(np.prod(tshape, dtype=np.int64))
+        n = _math.prod(tshape)
         dt = target._value.dtype
         seeds = np.eye(n, dtype=dt).reshape((n,) + tshape) if dt.kind in "fc" else None
+        tracked = self._tracked
         grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
         self._end_call()
         results = []
@@ -316,6 +346,8 @@ class GradientTape:
                 results.append(_wrap(np.zeros(tshape + sshape, dtype=s._value.dtype)))
                 continue
             results.append(_as_gradient(np.reshape(g, tshape + sshape), s))
+        if _tensor._EXPLAIN is not None:
+            self._explain(flat_sources, results, [target], tracked, "jacobian")
         return nest.pack_sequence_as(sources, results)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
@@ -337,14 +369,17 @@ class GradientTape:
             )
         self._begin_call()
         b, ty = tshape[0], tshape[1:]
-        n = int(np.prod(ty, dtype=np.int64))
+        n = _math.prod(ty)
         dt = target._value.dtype
         grads = {}
         if dt.kind in "fc" and n and b:
             seeds = np.broadcast_to(np.eye(n, dtype=dt).reshape((n, 1) + ty), (n,) + tshape).copy()
             grads = self._backward_batched(target, seeds, [source], n)
+        tracked = self._tracked
         self._end_call()
         if not _differentiable_dtype(source):
+            if _tensor._EXPLAIN is not None:
+                self._explain([source], [None], [target], tracked, "batch_jacobian")
             return None
         g = grads.get(id(source))
         if g is None:
@@ -354,10 +389,16 @@ class GradientTape:
 
     def _backward_batched(self, target, seeds, sources, n):
         """Like ``_backward`` with cotangents that carry a leading batch axis of size n."""
-        from . import batching
+        quiet = _tensor._quiet_set(_tensor._QUIET)  # no FP warnings, as in TF
+        try:
+            return self._backward_batched_sweep(target, seeds, sources, n)
+        finally:
+            _tensor._quiet_reset(quiet)
 
+    def _backward_batched_sweep(self, target, seeds, sources, n):
+        batching = _batching()
         nodes = self._nodes[:]
-        source_ids = {id(s) for s in sources}
+        source_ids = self._connectable(sources, [target])
         relevant = _reachable(nodes, source_ids)
         higher = bool(_state.tapes)
         grads = {}
@@ -394,6 +435,18 @@ class GradientTape:
                         [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def _batching():
+    """runtime.batching, imported on the first jacobian (it is not needed before)."""
+    global _batching_module
+    if _batching_module is None:
+        from . import batching
+        _batching_module = batching
+    return _batching_module
+
+
+_batching_module = None
 
 
 def _reachable(nodes, source_ids):
@@ -523,14 +576,20 @@ def _seeds(targets, output_gradients):
     if len(flat) != len(targets):
         raise ValueError(
             f"GradientTape.gradient: output_gradients has {len(flat)} entries but target has "
-            f"{len(targets)}; give one gradient (or None) per target."
+            f"{len(targets)}; give one gradient per target."
         )
     seeds = []
     for t, og in zip(targets, flat):
-        if og is None:
-            seeds.append(np.ones(t._value.shape, dtype=t._value.dtype))
-            continue
+        if og is None:  # TF refuses it too (it cannot convert None to a tensor)
+            raise ValueError(
+                "GradientTape.gradient: an output_gradients entry is None; give a tensor for every "
+                "target, e.g. tf.ones_like(target) for a plain gradient.")
         value = og if _is_tensor(og) else constant(og, dtype=t.dtype)
+        want = t._value.dtype
+        if value._value.dtype != want:
+            raise errors.InvalidArgumentError(
+                f"GradientTape.gradient: an output_gradients entry is {value._value.dtype.name} but its "
+                f"target is {want.name}; give it the target's dtype (tf.cast(g, tf.{want.name})).")
         if tuple(value.shape) != tuple(t._value.shape):
             raise ValueError(
                 f"GradientTape.gradient: output_gradients entry has shape {TensorShape(value.shape)} "
@@ -561,6 +620,10 @@ class _StopRecording:
         self._tape = tape
 
     def __enter__(self):
+        if not self._tape._recording:
+            raise RuntimeError(
+                "tape.stop_recording() was used while the tape is not recording: use it inside "
+                "the tape's `with tf.GradientTape() as tape:` block.")
         self._was = self._tape._recording
         if self._was:
             self._tape._pop()
@@ -575,4 +638,7 @@ class _StopRecording:
 def stop_gradient(input, name=None):
     """The same value, cut off from every tape: no gradient flows through it."""
     value = input._value if _is_tensor(input) else constant(input)._value
-    return _wrap(value)
+    out = _wrap(value)
+    if _tensor._EXPLAIN is not None:
+        _tensor._EXPLAIN.derived("stop", "tf.stop_gradient", (input,), out)
+    return out

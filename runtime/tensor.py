@@ -27,7 +27,8 @@ _builtin_bool = bool
 # --- dtypes -------------------------------------------------------------------------------
 
 class DType:
-    """A TF dtype: ``<dtype: 'float32'>``; compares equal to the matching numpy dtype."""
+    """A TF dtype: ``str`` is ``<dtype: 'float32'>``, ``repr`` is ``tf.float32`` (as in TF 2.21);
+    compares equal to the matching numpy dtype."""
 
     __slots__ = ("_np", "name")
 
@@ -53,9 +54,10 @@ class DType:
         return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
 
     def __repr__(self):
-        return f"<dtype: '{self.name}'>"
+        return f"tf.{self.name}"
 
-    __str__ = __repr__
+    def __str__(self):
+        return f"<dtype: '{self.name}'>"
 
     def __eq__(self, other):
         if isinstance(other, DType):
@@ -171,8 +173,8 @@ def _infer_numpy(value):
         return np.float32(value)
     if isinstance(value, complex):
         return np.complex128(value)
-    if isinstance(value, str):
-        return np.array(value, dtype=object)[()]
+    if isinstance(value, (str, bytes)):
+        return _string_array(value)
     arr = np.array(_unwrap_nested(value))
     if arr.dtype == np.float64 and not _has_numpy_float64(value):
         arr = arr.astype(np.float32)
@@ -180,8 +182,17 @@ def _infer_numpy(value):
         if arr.size == 0 or (arr.min() >= -(2 ** 31) and arr.max() < 2 ** 31):
             arr = arr.astype(np.int32)
     elif arr.dtype.kind in "US":
-        arr = arr.astype(object)
+        arr = _string_array(arr)
     return arr
+
+
+def _string_array(value):
+    """A string tensor's value: an object array of bytes (TF's strings are bytes; str is UTF-8)."""
+    arr = np.array(value, dtype=object)
+    flat = [v.encode() if isinstance(v, str) else bytes(v) for v in arr.reshape(-1)]
+    out = np.empty(len(flat), dtype=object)
+    out[:] = flat
+    return out.reshape(arr.shape)
 
 
 def _unwrap_nested(value):
@@ -228,15 +239,17 @@ def _to_numpy(value, dtype=None):
 def _convert_python(value, dtype):
     want = dtype._np
     arr = np.array(_unwrap_nested(value))
-    if arr.dtype.kind == "f" and want.kind in "iub":
-        if not np.all(np.equal(np.mod(arr, 1), 0)):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if (arr.dtype.kind == "f" and want.kind in "iub" and not np.all(np.equal(np.mod(arr, 1), 0))
+            or want.kind == "b" and arr.dtype.kind in "iuf"):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}: give values "
+                        f"of that dtype, or build the tensor first and tf.cast it")
     return arr.astype(want)[()] if arr.ndim == 0 else arr.astype(want)
 
 
 def _cast_checked(arr, want, original):
     if arr.dtype.kind in "fc" and want.kind in "iub" and not isinstance(original, _TensorBase):
-        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {np.dtype(want).name}")
+        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {np.dtype(want).name}: "
+                        f"give values of that dtype, or tf.cast a tensor explicitly")
     out = np.asarray(arr).astype(want)
     return out[()] if out.ndim == 0 else out
 
@@ -255,7 +268,10 @@ def constant(value, dtype=None, shape=None, name=None):
                 f"Eager execution of tf.constant with unsupported shape. Tried to convert a value "
                 f"with {np.size(arr)} elements to a Tensor of shape {TensorShape(shape)}."
             )
-    return _wrap(arr)
+    t = _wrap(arr)
+    if _EXPLAIN is not None:
+        _EXPLAIN.created(t, value)
+    return t
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
@@ -264,7 +280,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         if dtype is not None and as_dtype(dtype) != value.dtype:
             raise ValueError(
                 f"Tensor conversion requested dtype {as_dtype(dtype).name} for Tensor with dtype "
-                f"{value.dtype.name}: {value!r}"
+                f"{value.dtype.name}: {value!r}; cast it with tf.cast(t, tf.{as_dtype(dtype).name})"
             )
         return value
     if isinstance(value, Variable):
@@ -291,6 +307,32 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
+
+
+def _quiet_errstate():
+    """numpy's error-state context variable and its all-'ignore' value (what np.errstate sets),
+    so ``apply`` can silence floating-point warnings for ~0.1 us instead of np.errstate's ~3 us."""
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar as var
+    except ImportError:  # numpy < 2: np.errstate's own context variable is not exposed
+        return _NoErrstate(), None
+    with np.errstate(all="ignore"):
+        return var, var.get()
+
+
+class _NoErrstate:
+    """Stand-in for old numpy: set/reset through np.seterr (slower, same effect)."""
+
+    def set(self, _value):
+        return np.seterr(all="ignore")
+
+    def reset(self, old):
+        np.seterr(**old)
+
+
+_errstate, _QUIET = _quiet_errstate()
+_quiet_set, _quiet_reset = _errstate.set, _errstate.reset
+_EXPLAIN = None  # runtime.explain while tf.debugging.enable_gradient_explanations() is on
 _lookup = registry.RULES.get
 
 
@@ -314,22 +356,43 @@ def apply(fn, args, kwargs=None):
             f"Convert to numpy first (t.numpy()) if you do not need its gradient, or add a rule "
             f"with runtime.rules.define(...)."
         )
-    vals = [_unwrap(a) for a in args]
+    if len(args) == 2:  # the common case, without a comprehension's call (hot path)
+        a, b = args
+        vals = [a._value if type(a) is Tensor else _unwrap(a),
+                b._value if type(b) is Tensor else _unwrap(b)]
+    else:
+        vals = [a._value if type(a) is Tensor else _unwrap(a) for a in args]
+    quiet = _quiet_set(_QUIET)  # TF prints no floating-point warnings (log(-1), 1/0...)
     try:
         out = rule.impl(*vals, **kwargs) if kwargs else rule.impl(*vals)
-    except ValueError as e:
-        raise errors.InvalidArgumentError(f"{rule.name}: {e}") from e
+    except (ValueError, IndexError) as e:  # shapes, indices out of range: TF's error type
+        raise errors.InvalidArgumentError(_op_error(rule.name, vals, e)) from e
+    finally:
+        _quiet_reset(quiet)
+    if type(out) is bytes:  # numpy gives a string scalar back as bare bytes
+        out = _string_array(out)
     result = Tensor.__new__(Tensor)
     result._value = out
+    if _EXPLAIN is not None:
+        _EXPLAIN.op(rule, args, result)
     tapes = _state.tapes
     if tapes:
-        if rule.differentiable and getattr(out, "dtype", None) is not None and out.dtype.kind in "fc":
+        dt = getattr(out, "dtype", None)
+        if rule.differentiable and dt is not None and dt.kind in "fc":
             for tape in tapes:
                 tape._record(rule, args, vals, kwargs, result)
         else:  # nothing to differentiate, but reading a variable still watches it (as in TF)
             for tape in tapes:
                 tape._note_reads(args)
     return result
+
+
+def _op_error(name, vals, e):
+    """TF's complaint about an op's inputs, with their shapes and what to do."""
+    shapes = ", ".join(str(TensorShape(np.shape(v))) for v in vals if isinstance(v, (np.ndarray, np.generic)))
+    fix = ("use indices within the tensor's shape" if isinstance(e, IndexError) else
+           "make the shapes agree (tf.reshape, tf.expand_dims, tf.broadcast_to)")
+    return f"{name}: {e} (input shapes: {shapes}); {fix}"
 
 
 _METADATA = {np.shape, np.ndim, np.size, np.result_type, np.iscomplexobj, np.isrealobj,
@@ -348,7 +411,8 @@ def _binary(fn, x, y):
         if xd != yd:
             raise errors.InvalidArgumentError(
                 f"cannot compute {_OP_NAMES.get(fn, registry._name_of(fn))} as input #1(zero-based) "
-                f"was expected to be a {as_dtype(xd).name} tensor but is a {as_dtype(yd).name} tensor"
+                f"was expected to be a {as_dtype(xd).name} tensor but is a {as_dtype(yd).name} tensor: "
+                f"TF does not convert dtypes implicitly; cast one with tf.cast(y, tf.{as_dtype(xd).name})"
             )
         return apply(fn, (x, y))
     return apply(fn, (x, _coerce(y, x)))
@@ -364,7 +428,10 @@ def _coerce(value, like):
     want = like._value.dtype
     if type(value) is float or type(value) is int:
         if want.kind in "iu" and type(value) is float and not value.is_integer():
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {as_dtype(want).name}")
+            # TF converts such a float to float32 and then refuses the mixed-dtype op
+            raise errors.InvalidArgumentError(
+                f"cannot combine an {as_dtype(want).name} tensor with the Python float {value!r}: "
+                f"cast the tensor first, e.g. tf.cast(x, tf.float32), or use an integer")
         return value if want.kind in "fc" else np.array(value, dtype=want)[()]
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype == want:
@@ -393,7 +460,10 @@ class _TensorBase:
     # numpy protocols: numpy calls on tensors come back here and are recorded
     def __array__(self, dtype=None, copy=None):
         v = np.asarray(self._value)
-        return v if dtype is None else v.astype(dtype)
+        v = v if dtype is None else v.astype(dtype)
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "array")
+        return v
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if method != "__call__" or kwargs.get("out") is not None:
@@ -407,6 +477,9 @@ class _TensorBase:
     def __array_function__(self, func, types, args, kwargs):
         if func in _METADATA:
             return func(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        composite = registry.COMPOSITES.get(func)
+        if composite is not None:  # several results (np.linalg.eigh, svd, ...): see registry
+            return composite(*args, **kwargs)
         return apply(func, args, kwargs)
 
     # properties
@@ -431,22 +504,43 @@ class _TensorBase:
 
     def numpy(self):
         v = self._value
-        return v.copy() if isinstance(v, np.ndarray) and not v.flags.writeable else v
+        if v.dtype.kind == "O" and v.ndim == 0:  # a string scalar is bytes, as in TF
+            return v.item()
+        v = v.copy() if isinstance(v, np.ndarray) and not v.flags.writeable else v
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "numpy")
+        return v
 
     # conversions
     def __len__(self):
         if self._value.ndim == 0:
-            raise TypeError("len is not well defined for a rank-0 tensor")
+            raise TypeError("Scalar tensor has no `len()`: use tf.size(t) or t.shape for its size")
         return len(self._value)
 
     def __bool__(self):
+        if self._value.size != 1:
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. Use a.any() or "
+                "a.all(): for a tensor, tf.reduce_any(t) or tf.reduce_all(t).")
         return _builtin_bool(self._value)
 
+    def __setitem__(self, idx, value):
+        raise TypeError(
+            f"'{type(self).__name__}' object does not support item assignment: tensors are immutable. "
+            f"Build a new tensor (e.g. tf.where(mask, new, t) or tf.concat), or keep the values in a "
+            f"tf.Variable and assign the whole new value.")
+
     def __float__(self):
-        return float(self._value)
+        v = float(self._value)
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "float")
+        return v
 
     def __int__(self):
-        return int(self._value)
+        v = int(self._value)
+        if _EXPLAIN is not None:
+            _EXPLAIN.leave(self, v, "int")
+        return v
 
     def __index__(self):
         if self._value.dtype.kind not in "iub":
@@ -602,11 +696,19 @@ class Tensor(_TensorBase):
 
 
 registry.TENSOR_TYPES.add(Tensor)
+# TF's concrete class names, which users see in type(t).__name__ and in Python's own messages
+# ("'EagerTensor' object does not support item assignment"); tf.Tensor stays the public name.
+Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
+EagerTensor = Tensor
 
 
 # --- Variable -----------------------------------------------------------------------------
 
 _variable_ids = itertools.count()
+
+name_scopes = []
+"""The enclosing ``tf.name_scope`` prefixes, innermost last (``'outer/inner/'``); a Variable's
+name starts with the innermost one, as in TF (``scoped/k:0``)."""
 
 
 class Variable(_TensorBase):
@@ -618,14 +720,14 @@ class Variable(_TensorBase):
                  name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
                  synchronization=None, aggregation=None, shape=None, **kwargs):
         if initial_value is None:
-            raise ValueError("initial_value must be specified.")
+            raise ValueError("initial_value must be specified, e.g. tf.Variable(0.0) or tf.Variable(tf.zeros([3])).")
         if callable(initial_value) and not isinstance(initial_value, _TensorBase):
             initial_value = initial_value()
         value = _to_numpy(initial_value, dtype)
         if isinstance(value, np.ndarray):
             value = value.copy()
         self._value = value
-        self._name = name or "Variable"
+        self._name = (name_scopes[-1] if name_scopes else "") + (name or "Variable")
         self._trainable = True if trainable is None else _builtin_bool(trainable)
         self._uid = next(_variable_ids)
         self._constraint = constraint
@@ -641,20 +743,31 @@ class Variable(_TensorBase):
         """A tensor holding the current value (connected to the variable on recording tapes)."""
         return apply(identity, (self,))
 
+    def _same_dtype(self, value, method):
+        if isinstance(value, _TensorBase) and value._value.dtype != self._value.dtype:
+            raise ValueError(
+                f"Cannot {method} a tensor of dtype {value._value.dtype.name} to variable '{self.name}' of dtype "
+                f"{self._value.dtype.name}: convert it first, e.g. "
+                f"v.{method}(tf.cast(value, {as_dtype(self._value.dtype)!r})).")
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
+        self._same_dtype(value, "assign")
         new = _to_numpy(value, self._value.dtype)
         if np.shape(new) != np.shape(self._value):
             raise ValueError(
                 f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
-                f"{self.shape}, and the assigned value shape {TensorShape(np.shape(new))} are incompatible."
+                f"{self.shape}, and the assigned value shape {TensorShape(np.shape(new))} are incompatible. "
+                f"Assign a value of shape {self.shape}, or create a new tf.Variable for the new shape."
             )
         self._value = np.array(new, copy=True) if isinstance(new, np.ndarray) else new
         return _UnreadVariable(self) if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        self._same_dtype(delta, "assign_add")
         return self.assign(self._value + _to_numpy(delta, self._value.dtype), read_value=read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        self._same_dtype(delta, "assign_sub")
         return self.assign(self._value - _to_numpy(delta, self._value.dtype), read_value=read_value)
 
     def __repr__(self):
@@ -672,6 +785,8 @@ class Variable(_TensorBase):
 
 
 registry.TENSOR_TYPES.add(Variable)
+Variable.__name__ = Variable.__qualname__ = "ResourceVariable"
+ResourceVariable = Variable
 
 
 class _UnreadVariable(Tensor):

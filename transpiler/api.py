@@ -14,6 +14,7 @@ import weakref
 import numpy as np
 
 from . import interop
+from .analysis import signature
 from .frontend import sugar
 from . import tangent_compat
 from .analysis.activity import analyze
@@ -28,6 +29,12 @@ from .frontend.normalize import normalize
 from .backend.optimize import optimize
 from .frontend.parsing import parse_function, wrt_names
 from .modes.reverse import reverse
+from .modes import floats as _floats
+from .core.astutil import copy_ast
+from .core.stages import Later, Stages
+from .core.ir import walk_assigns
+from .analysis.activity import range_targets
+from .analysis.reuse import resolver
 from runtime.rules.containers import restructure
 
 from .modes import again  # noqa: F401  (registers how generated code is read again)
@@ -42,7 +49,15 @@ class Generated:
     def __init__(self, ctx, stages, node, code, function, seed_name, wrt, single, note):
         self.ctx, self.stages, self.node, self.code = ctx, stages, node, code
         self.function, self.seed_name, self.wrt, self.single = function, seed_name, wrt, single
-        self.own_source = module_source(node, code, ctx, note)
+        self.note = note
+        self._own_source = None
+
+    @property
+    def own_source(self):
+        """This function's module text, made when first shown (most calls never print it)."""
+        if self._own_source is None:
+            self._own_source = module_source(self.node, self.code, self.ctx, self.note)
+        return self._own_source
 
     @property
     def source(self):
@@ -63,24 +78,39 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     ctx = Context(parsed)
     core = normalize(ctx)
     outputs = output_names(core)
-    info = analyze(core, names, outputs, floats)
-    import copy
-    if mode == "forward":
+    pyfloats, elements = signature.split_floats(floats)
+    if elements:
+        _floats.share_element_reads(core, elements)
+    info = analyze(core, names, outputs, pyfloats, elements)
+
+    if mode in ("forward", "tangent"):       # "tangent": returns the tangent only (hvp, hessian)
         name = ctx.namer.claim(f"jvp_{parsed.name}")
-        rev = forward(ctx, core, info, names, name)
+        rev = forward(ctx, core, info, names, name, tangent_only=mode == "tangent")
         seed = tuple(a.arg for a in rev.args.kwonlyargs[-len(names):])   # the tangent parameters
     else:
         name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
         seed = ctx.namer.claim("bout")
         rev = reverse(ctx, core, info, names, preserve_result, name, seed)
-    stages = {"parsed": parsed.node, "normalized": core, mode: copy.deepcopy(rev)}
+    specialised = 0
+    if (pyfloats or elements) and mode == "reverse":   # Python floats: math instead of numpy (modes/floats.py)
+        nums = _floats.pynums(core, pyfloats, list(walk_assigns(core.body)), info.ops, range_targets(core.body),
+                              elements)
+        if nums:
+            specialised = _floats.to_math(rev, ctx, nums, resolver(ctx))
+    stages = Stages(parsed=parsed.node, normalized=core)
+    if optimized:      # optimize rewrites in place: the stage before it is regenerated if asked for
+        stages[mode] = Later(lambda: transform(fn, wrt, preserve_result, note, mode, floats, False).node)
+    else:
+        stages[mode] = copy_ast(rev)
     opt = optimize(rev, ctx) if optimized else rev
     stages["optimized"] = opt
     used = set(free_names(opt))
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
     function = sugar.guard(compile_function(opt, code, ctx), ctx)
-    return Generated(ctx, stages, opt, code, function, seed, names, single, note)
+    gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
+    gen.specialised = specialised
+    return gen
 
 
 def _check_wrt_value(fname, pname, value):
@@ -116,6 +146,7 @@ class _Transformer:
     def __init__(self, fn):
         self.fn = fn
         self.cache = {}
+        self.fast = {}          # (wrt, preserve_result, optimized, signature) -> run(args, seed)
         self.deferred = None
         self.signature = inspect.signature(fn)
 
@@ -139,6 +170,9 @@ class _Transformer:
                 gen = transform_split(self.fn, wrt, note)
             else:
                 gen = transform(self.fn, wrt, preserve_result, note, mode, floats, optimized)
+                if getattr(gen, "specialised", 0):      # math can raise where numpy gives inf/nan
+                    gen.function = _floats.run_with_fallback(
+                        gen.function, lambda: self.get(wrt, preserve_result, mode=mode, optimized=optimized))
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -160,15 +194,22 @@ class _Transformer:
                 _check_wrt_value(self.fn.__name__, name, bound.arguments[name])
 
     def floats(self, args, kwargs):
-        """Parameters bound to Python floats: a variant specialised on them drops the
-        broadcasting bookkeeping that only arrays need (scalar loops run at hand-written speed)."""
+        """The specialisation of a call (``signature.specialisation``): its Python-float
+        parameters, and its 1-d float64 array parameters that the body indexes."""
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError:
             return ()          # check() reports the bad call
-        return tuple(sorted(k for k, v in bound.arguments.items() if isinstance(v, float)))
+        if getattr(self, "_indexed", None) is None:
+            self._indexed = signature.subscripted(self.fn)
+        return signature.specialisation(bound.arguments, self._indexed)
 
     def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True):
+        sig = None if kwargs else signature.key_of(args)
+        if sig is not None:
+            fast = self.fast.get((_key(wrt), preserve_result, optimized, sig))
+            if fast is not None:            # this signature was checked before: run its variant
+                return fast(args, seed)
         gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized)
         self.check(gen, args, kwargs)
         if seed is not None:
@@ -177,16 +218,23 @@ class _Transformer:
         out = _restructured(gen, self.signature, args, kwargs, preserve_result, gen.function(*args, **kwargs))
         if not gen.single and len(gen.wrt) == 1:      # wrt=(0,): a tuple of one gradient
             out = ((out[0],), out[1]) if preserve_result else (out,)
+        if sig is not None:
+            fast = signature.fast_call(gen, self.signature, len(args), preserve_result)
+            if fast is not None:
+                self.fast[(_key(wrt), preserve_result, optimized, sig)] = fast
         return out
 
 
-def _restructured(gen, signature, args, kwargs, preserve_result, result):
-    """Gradients with respect to a dict, list or tuple argument in that argument's structure."""
-    bound = signature.bind(*args, **{k: v for k, v in kwargs.items() if k != gen.seed_name})
+def _restructured(gen, signature_, args, kwargs, preserve_result, result):
+    """Gradients with respect to a dict, list or tuple argument in that argument's structure,
+    and each in its parameter's dtype."""
+    bound = signature_.bind(*args, **{k: v for k, v in kwargs.items() if k != gen.seed_name})
     likes = [bound.arguments.get(name) for name in gen.wrt]
+    grads, value = result if preserve_result else (result, None)
+    grads = signature.cast_grads(grads, likes, len(gen.wrt) == 1)
+    result = (grads, value) if preserve_result else grads
     if not any(isinstance(like, (list, tuple, dict)) for like in likes):
         return result
-    grads, value = result if preserve_result else (result, None)
     if len(gen.wrt) == 1:
         grads = restructure(grads, likes[0])
     else:
@@ -255,8 +303,14 @@ class Differentiable:
             gen = self._t.get(self._wrt, False)
         return gen.source
 
-    def show(self):
-        print(self.source, end="")
+    def show(self, *args, **kwargs):
+        """Print the generated code: the general variant, or with arguments, the variant a call
+        with these arguments runs (``f.show(0.3, 1000)``: specialised on Python floats)."""
+        if not (args or kwargs) or self._mode == "forward":
+            print(self.source, end="")
+            return
+        gen = self._t.get(self._wrt, False, floats=self._t.floats(args, kwargs))
+        print(gen.source, end="")
 
     def __get__(self, instance, owner=None):
         if instance is None:
@@ -300,8 +354,8 @@ class _BoundDifferentiable:
 
     source = property(lambda self: self._d.source)
 
-    def show(self):
-        self._d.show()
+    def show(self, *args, **kwargs):
+        self._d.show(*((self._self,) + args if args or kwargs else ()), **kwargs)
 
 
 def differentiate(fn=None, *, wrt=0, mode="reverse"):
@@ -428,7 +482,10 @@ def _jvp(t, wrt, primals, tangents):
     if len(tangents) != len(gen.seed_name):
         raise ValueError(f"{t.fn.__name__}: {len(tangents)} tangent(s) given for "
                          f"{len(gen.seed_name)} wrt parameter(s) {gen.wrt}")
-    return gen.function(*primals, **dict(zip(gen.seed_name, tangents)))
+    value, tangent = gen.function(*primals, **dict(zip(gen.seed_name, tangents)))
+    if isinstance(value, tuple) and isinstance(tangent, tuple) and len(value) == len(tangent):
+        return value, tuple(signature.cast_like(d, v) for d, v in zip(tangent, value))
+    return value, signature.cast_like(tangent, value)      # the tangent in the output's dtype
 
 
 def jvp(f, primals, tangents, wrt=None):

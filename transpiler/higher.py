@@ -17,6 +17,7 @@ callees' generated pairs are transformed again too (calls.py, again.py).
 
 import numpy as np
 
+from .analysis import signature
 from .api import GradientFunction, _transformer, _unbind, grad
 
 __all__ = ["hvp", "hessian", "jacobian", "Derived"]
@@ -61,11 +62,25 @@ def _hvp_gen(f, wrt):
 
 
 def _hvp_parts(f, wrt):
-    """(transformer, tangent of the gradient, bound self or None, wrt on the function)."""
+    """(transformer, tangent of the gradient, bound self or None, wrt on the function).
+
+    The tangent code returns the tangent only (mode "tangent"), so what computes just the
+    gradient itself (a last matrix product, say) is dead code and left out."""
     g = grad(f, wrt=wrt)
     fn, bound, w = _unbind(g, wrt)
     t = _transformer(fn)
-    return t, t.get(w, False, mode="forward"), bound, w
+    return t, t.get(w, False, mode="tangent"), bound, w
+
+
+def _memo(make):
+    """``make()`` computed on first use, then kept (the parts of a derived function)."""
+    box = []
+
+    def get():
+        if not box:
+            box.append(make())
+        return box[0]
+    return get
 
 
 def _with_self(bound, args):
@@ -82,14 +97,22 @@ def hvp(f, *primals_and_v, wrt=0):
     if isinstance(wrt, (tuple, list)):
         raise TypeError("hvp differentiates with respect to one argument: pass wrt=int or name")
 
+    parts = _memo(lambda: _hvp_parts(f, wrt))
+    checked = set()
+
     def run(*args):
         *primals, v = args
         if len(primals) == 1 and isinstance(primals[0], tuple):
             primals = primals[0]
-        t, gen, bound, _ = _hvp_parts(f, wrt)
+        t, gen, bound, w = parts()
         primals = _with_self(bound, primals)
-        t.check(gen, primals, {})
-        return gen.function(*primals, **{gen.seed_name[0]: v})[1]
+        sig = signature.key_of(primals)
+        if sig is None or sig not in checked:
+            t.check(gen, primals, {})
+            if sig is not None:
+                checked.add(sig)
+        out = gen.function(*primals, **{gen.seed_name[0]: v})
+        return signature.cast_like(out, primals[_index(t, w)])
 
     d = Derived("hvp", _fn(f), wrt, run, [lambda: _hvp_gen(f, wrt)[1].source])
     if not primals_and_v:
@@ -115,7 +138,7 @@ def hessian(f, wrt=0):
         for k in range(x.size):
             e = np.zeros(x.size)
             e[k] = 1.0
-            cols.append(np.asarray(gen.function(*args, **{gen.seed_name[0]: e.reshape(x.shape)})[1]))
+            cols.append(np.asarray(gen.function(*args, **{gen.seed_name[0]: e.reshape(x.shape)})))
         return np.stack(cols, axis=-1).reshape(x.shape + x.shape) if x.ndim else cols[0]
 
     return Derived("hessian", _fn(f), wrt, run, [lambda: _hvp_gen(f, wrt)[1].source])

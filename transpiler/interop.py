@@ -48,6 +48,7 @@ from runtime.rules.registry import define
 from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
 
 from .core.errors import TranspileError
+from .analysis.signature import cast_like
 
 __all__ = ["call", "has_tensor"]
 
@@ -281,7 +282,8 @@ class _Entry:
             res = self.grad_fn(*args, **kw)
         if len(self.wrt) == 1:
             res = (res,)
-        res = tuple(res)
+        # each gradient in its input's dtype (a float32 input gets float32, see signature.py)
+        res = tuple(cast_like(r, args[i]) if i < len(args) else r for r, i in zip(res, self.wrt))
         c.memo = (g, tapes, res)
         return res
 

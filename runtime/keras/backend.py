@@ -106,19 +106,27 @@ class KerasVariable(Variable):
         if value.ndim == 0:
             value = value[()]
         super().__init__(value, trainable=trainable, name=name)
+        self._name = name  # Keras 3 names ignore tf.name_scope
+        self._keras_trainable = bool(trainable)
         self.path = path or name
         self.regularizer = regularizer
         self._keras_constraint = constraint
 
     name = property(lambda self: self._name)
+    dtype = property(lambda self: self._value.dtype.name, doc="Keras 3 gives the dtype's name: 'float32'.")
 
     @property
     def trainable(self):
-        return self._trainable
+        return self._keras_trainable
 
     @trainable.setter
     def trainable(self, value):
-        self._trainable = bool(value)
+        """Keras' flag only: as with Keras 3 on TF, the underlying variable keeps the
+        trainability it was created with, so tapes still watch it (or still do not)."""
+        self._keras_trainable = bool(value)
+
+    def _same_dtype(self, value, method):
+        """Keras 3 casts what is assigned to the variable's dtype (a tf.Variable refuses)."""
 
     @property
     def value(self):
@@ -128,16 +136,16 @@ class KerasVariable(Variable):
     def __repr__(self):
         v = self._value
         text = str(v) if np.ndim(v) else str(v.item() if hasattr(v, "item") else v)
-        return f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype.name}, value={text}>"
+        return f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype}, value={text}>"
 
     __str__ = __repr__
 
     def __deepcopy__(self, memo):
-        return KerasVariable(np.array(self._value, copy=True), trainable=self._trainable,
+        return KerasVariable(np.array(self._value, copy=True), trainable=self._keras_trainable,
                              name=self._name, path=self.path, regularizer=self.regularizer)
 
     def __reduce__(self):
-        return (_rebuild, (np.array(self._value), self._trainable, self._name, self.path))
+        return (_rebuild, (np.array(self._value), self._keras_trainable, self._name, self.path))
 
 
 def _rebuild(value, trainable, name, path):

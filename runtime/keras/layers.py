@@ -14,7 +14,7 @@ from . import activations, backend, initializers, regularizers
 from .backend import KerasVariable, _scopes
 from ..tensor import TensorShape, Variable, _TensorBase, constant
 
-__all__ = ["Layer", "InputLayer", "Input", "KerasTensor", "Dense", "Flatten", "Dropout", "Activation"]
+__all__ = ["Layer", "InputLayer", "Input", "KerasTensor", "Dense", "Flatten", "Reshape", "Dropout", "Activation"]
 
 
 # --- symbolic tensors ------------------------------------------------------------------
@@ -116,7 +116,8 @@ class Layer:
         value = bool(value)
         self.__dict__["_trainable"] = value
         for v in self._attribute_variables():
-            v._trainable = value
+            if isinstance(v, backend.KerasVariable):
+                v.trainable = value
         for layer in self._sublayers():
             layer.trainable = value
 
@@ -446,6 +447,27 @@ class Flatten(Layer):
         rest = input_shape[1:]
         n = None if any(d is None for d in rest) else int(np.prod(rest)) if rest else 1
         return (input_shape[0], n)
+
+
+class Reshape(Layer):
+    """Reshape each example to ``target_shape`` (the batch axis is kept; one entry may be -1)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(target_shape)
+
+    def call(self, inputs):
+        return np.reshape(inputs, (inputs.shape[0],) + self.target_shape)
+
+    def compute_output_shape(self, input_shape):
+        shape = list(self.target_shape)
+        if -1 in shape and None not in input_shape[1:]:
+            known = int(np.prod([d for d in shape if d != -1]))
+            shape[shape.index(-1)] = int(np.prod(input_shape[1:])) // known
+        return (input_shape[0],) + tuple(None if d == -1 else d for d in shape)
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": self.target_shape}
 
 
 class Dropout(Layer):

@@ -15,6 +15,7 @@ from . import nondiff  # noqa: F401
 from . import special  # noqa: F401
 from . import nn  # noqa: F401
 from . import linalg  # noqa: F401
+from . import fft  # noqa: F401
 from . import gather  # noqa: F401
 from . import containers  # noqa: F401  (x[i] = v, lists, dicts)
 from . import adjoint_helpers  # noqa: F401  (rules for what generated gradients call)

@@ -124,15 +124,16 @@ define(
 
 # --- powers and roots -------------------------------------------------------------------
 
-# TF: the gradient is 0 where the incoming gradient is 0, also at x = 0 (no 0 * inf = NaN).
-# Only where both g and ans are 0 is the denominator replaced, so the rule stays exact (and
-# smoothly differentiable in g and ans) everywhere else.
+# TF: the gradient is 0 where the incoming gradient is 0, also at x = 0 (no 0 * inf = NaN) and
+# at x < 0 (no 0 * NaN: a tf.where over sqrt does not leak NaN). Only where g is 0 and ans is 0
+# or NaN is the denominator replaced, so the rule stays exact (and smoothly differentiable in g
+# and ans) everywhere else.
 def sqrt_vjp(g, ans, x):
-    return g / (2.0 * np.where(np.logical_and(g == 0, ans == 0), 1.0, ans))
+    return g / (2.0 * np.where(np.logical_and(g == 0, np.logical_not(ans > 0)), 1.0, ans))
 
 
 def sqrt_jvp(t, ans, x):
-    return t / (2.0 * np.where(np.logical_and(t == 0, ans == 0), 1.0, ans))
+    return t / (2.0 * np.where(np.logical_and(t == 0, np.logical_not(ans > 0)), 1.0, ans))
 
 
 define(np.sqrt, vjp=(sqrt_vjp,), jvp=(sqrt_jvp,))

@@ -20,7 +20,7 @@ which is what makes higher derivatives work.
 """
 
 __all__ = ["Rule", "define", "nondifferentiable", "lookup", "primitive", "RULES", "Alias", "alias",
-           "ALIASES", "alias_for", "add_alias_hook"]
+           "ALIASES", "alias_for", "add_alias_hook", "COMPOSITES"]
 
 
 class Rule:
@@ -170,6 +170,10 @@ def _name_of(fn):
 
 
 # --- primitives defined by this package -------------------------------------------------
+
+COMPOSITES = {}
+"""numpy function returning several arrays (``np.linalg.eigh``, ``svd``, ...) -> the same function
+for tensor arguments, built from single-output primitives (the tape records one array per op)."""
 
 TENSOR_TYPES = set()
 """Filled by ``runtime.tensor``: argument types that make a primitive call go through the tape."""

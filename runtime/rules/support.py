@@ -63,6 +63,8 @@ def normalize_axes(axis, ndim):
 def expand_reduced(g, x, axis=None, keepdims=False):
     """Undo a reduction's shape change: broadcast ``g`` (shaped like the reduction) to x's shape."""
     xshape = shape_of(x)
+    if type(g) in (float, int, complex) and isinstance(getattr(x, "dtype", None), np.dtype):
+        g = np.asarray(g, dtype=np.result_type(g, x))   # a Python-number seed: x's float32 stays float32
     if not keepdims and axis is not None:
         g = np.reshape(g, keepdims_shape(xshape, axis))
     return np.broadcast_to(g, xshape)
@@ -94,7 +96,14 @@ def scatter_add(g, x, idx):
         return out
     if isinstance(x, (list, tuple, dict)):       # a Python container: a sparse cotangent
         return scatter_into_container(g, x, idx)
-    out = np.zeros(shape_of(x), dtype=getattr(g, "dtype", None) or np.result_type(float))
+    dtype = getattr(g, "dtype", None)
+    if dtype is None:       # a Python number or a tuple: x's floating dtype (float32 stays float32)
+        xdtype = getattr(x, "dtype", None)
+        if isinstance(xdtype, np.dtype) and xdtype.kind in "fc":
+            dtype = np.result_type(g, xdtype) if type(g) in (float, int, complex) else xdtype
+        else:
+            dtype = np.result_type(float)
+    out = np.zeros(shape_of(x), dtype=dtype)
     if is_basic_index(idx):
         out[idx] = g
     else:

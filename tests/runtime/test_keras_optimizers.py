@@ -64,8 +64,11 @@ def test_adam_epsilon_outside_the_root():
     alpha2 = 0.1 * np.sqrt(1 - 0.999 ** 2) / (1 - 0.9 ** 2)
     u2 = alpha2 * 0.14 / (np.sqrt(0.001249) + 1e-7)
     got = _steps(optimizers.Adam(0.1), [1.0, 0.5])
-    assert got == pytest.approx([1 - u1, 1 - u1 - u2], rel=1e-6)
-    assert got[0] == pytest.approx(0.90000032, abs=1e-7)
+    # float32 as Keras computes it (1 - beta_2 is rounded from the Python float): TF 2.21 gives
+    # these two values, 2e-6 from the float64 formula
+    assert got == pytest.approx([1 - u1, 1 - u1 - u2], rel=5e-6)
+    assert got[1] == 0.8067842125892639
+    assert got[0] == 0.9000009894371033  # TF 2.21 (was 0.90000032: not what TF prints)
 
 
 def test_adam_amsgrad_keeps_the_largest_second_moment():

@@ -271,3 +271,21 @@ def test_variable_subclasses_are_watched_on_read():
         y = v * v
     assert any(w is v for w in tape.watched_variables())
     assert float(tape.gradient(y, v)) == 6.0
+
+
+def test_unwatched_input_of_a_recorded_op_gets_none_as_in_tf():
+    """TF 2.21 (checked with tensorflow-cpu): a tensor the tape never tracked gets None even when
+    it is an input of an op the tape recorded; a target asked about itself still gets ones."""
+    x = tf.constant([1.0, 2.0])
+    w = tf.Variable(2.0)
+    pre = tf.constant(2.0) * 3.0
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * w
+        q = pre * w
+    assert tape.gradient(y, x) is None and tape.gradient(q, pre) is None
+    gw, gx = tape.gradient(y, [w, x])
+    assert float(gw) == 3.0 and gx is None
+    assert tape.jacobian(y, x) is None
+    assert tape.gradient(x, x).numpy().tolist() == [1.0, 1.0]
+    z = tape.gradient(y, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    assert z.numpy().tolist() == [0.0, 0.0]

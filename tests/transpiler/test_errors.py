@@ -22,7 +22,7 @@ def calls_user(x):
 
 
 def no_rule(x):
-    return np.linalg.norm(x) * 2
+    return np.linalg.cond(x) * 2
 
 
 def alias_mutation(x):
@@ -49,7 +49,7 @@ def one_arg(x):
 
 @pytest.mark.parametrize("fn,words", [
     (calls_user, "call to gen_helper()"),
-    (no_rule, "np.linalg.norm"),
+    (no_rule, "np.linalg.cond"),
     (alias_mutation, "in place"),
     (no_return, "no return statement"),
     (lambda_inside, "lambdas"),

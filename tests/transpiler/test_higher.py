@@ -182,7 +182,7 @@ def test_jacobian_of_gradient_is_hessian():
 def test_sources_are_readable():
     src = hvp(tanh_net).source
     assert "def jvp_dtanh_netdx(x, bout=1.0, *, dx):" in src
-    assert "dbx = " in src and "return bx, dbx" in src
+    assert "dbx = " in src and "return dbx" in src       # the tangent alone: hvp needs nothing else
     assert "def ddtanh_netdxdx(" in grad(grad(tanh_net)).source
     assert "jvp_wide" in jacobian(wide).source
     assert hessian(tanh_net).source == hvp(tanh_net).source

@@ -160,7 +160,7 @@ def _flows(op, index):
     return op.rule.vjp(index) is not None
 
 
-def analyze(fn, wrt_names, outputs, scalar_params=()):
+def analyze(fn, wrt_names, outputs, scalar_params=(), elements=()):
     """Activity, usefulness and scalar knowledge for a core FunctionDef.
 
     Loops make these fixpoints: a value assigned late in a loop body reaches the body's
@@ -193,13 +193,16 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     scalar_params = set(scalar_params) | {
         a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
         if isinstance(a.annotation, ast.Name) and a.annotation.id == "float"}   # x: float
-    scalar_params |= _range_targets(fn.body)
+    ints = range_targets(fn.body)
+    scalar_params |= ints
     scalars = set(by_target) | scalar_params
+    elements = set(elements)
     changed = True
     while changed:
         changed = False
         for target, target_ops in by_target.items():
-            if target in scalars and not all(_is_scalar(op, scalars) for op in target_ops):
+            if target in scalars and not all(_is_scalar(op, scalars) or is_element(op, elements, ints)
+                                             for op in target_ops):
                 scalars.discard(target)
                 changed = True
     useful = set(outputs)
@@ -210,7 +213,7 @@ def analyze(fn, wrt_names, outputs, scalar_params=()):
     return Analysis(active, useful, scalars, ops)
 
 
-def _range_targets(body):
+def range_targets(body):
     """Targets of ``for i in range(...)`` loops: Python ints, so 0-d."""
     out = set()
     for s in body:
@@ -218,7 +221,7 @@ def _range_targets(body):
                 and getattr(s.iter, "_prim", None) is range:
             out.add(s.target.id)
         if isinstance(s, (ast.If, ast.For, ast.While)):
-            out |= _range_targets(s.body) | _range_targets(s.orelse)
+            out |= range_targets(s.body) | range_targets(s.orelse)
     return out
 
 
@@ -245,6 +248,18 @@ def _mark_useful(body, useful, active, ops):
                         useful.add(name)
 
 
+def is_element(op, elements, ints):
+    """``x[i]`` of a 1-d array parameter ``x`` (in ``elements``) at an int: a 0-d scalar."""
+    if op.fn is not operator.getitem or len(op.args) != 2:
+        return False
+    x, i = op.args
+    return isinstance(x, ast.Name) and x.id in elements and (
+        (isinstance(i, ast.Constant) and type(i.value) is int) or (isinstance(i, ast.Name) and i.id in ints))
+
+
+
+
+
 def _is_scalar(op, scalars):
     def atom_scalar(a):
         if isinstance(a, ast.Constant):
@@ -263,6 +278,8 @@ def _is_scalar(op, scalars):
             return all(atom_scalar(a) for a in op.args)
         if getattr(fn, "__module__", None) == "math" or fn is len:
             return True
+        if isinstance(fn, np.ufunc) and not op.kwargs and op.args and all(atom_scalar(a) for a in op.args):
+            return True            # np.sin(x) of a 0-d x is 0-d (of a Python float: a numpy float)
         if fn is abs:
             return all(atom_scalar(a) for a in op.args)
         if fn in _REDUCTIONS and len(op.args) == 1 and op.kwargs.get("axis") is None \

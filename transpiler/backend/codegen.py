@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 
+from ..core.astutil import walk
 from ..core.ir import COMMENT
 
 try:
@@ -91,13 +92,14 @@ def free_names(fn_node):
     for extra in (fn_node.args.vararg, fn_node.args.kwarg):
         if extra is not None:
             bound.add(extra.arg)
-    for n in ast.walk(fn_node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            bound.add(n.id)
-    out = []
-    for n in ast.walk(fn_node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound and n.id not in out:
-            out.append(n.id)
+    loads = {}                          # an ordered set: first read first
+    for n in walk(fn_node):
+        if n.__class__ is ast.Name:
+            if n.ctx.__class__ is ast.Store:
+                bound.add(n.id)
+            elif n.ctx.__class__ is ast.Load:
+                loads[n.id] = None
+    out = [name for name in loads if name not in bound]
     return out
 
 

@@ -14,6 +14,8 @@ import numpy as np
 
 from runtime.rules import registry
 
+from . import peephole
+from ..core.astutil import fix_locations, walk
 from ..core.ir import COMMENT, MISSING
 
 __all__ = ["optimize"]
@@ -21,6 +23,8 @@ __all__ = ["optimize"]
 _FOLD_BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
              ast.Div: operator.truediv, ast.Pow: operator.pow, ast.FloorDiv: operator.floordiv,
              ast.Mod: operator.mod}
+_FOLD_CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+             ast.Gt: operator.gt, ast.GtE: operator.ge}
 
 
 def _number(node):
@@ -65,8 +69,22 @@ class _Fold(ast.NodeTransformer):
                 return node.operand.operand
         return node
 
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) == 1 and type(node.ops[0]) in _FOLD_CMP and _number(node.left) \
+                and _number(node.comparators[0]):
+            value = _FOLD_CMP[type(node.ops[0])](node.left.value, node.comparators[0].value)
+            return ast.copy_location(ast.Constant(bool(value)), node)
+        return node
+
     def visit_Call(self, node):
         self.generic_visit(node)
+        if len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, bool) and all(_number(a) for a in node.args[1:]) \
+                and self.resolve(node.func) is np.where:
+            # np.where(2.0 == 0, 1, 2.0) in a rule for a constant operand: the branch as a Python
+            # number (a numpy float64 scalar there would make float32 code float64)
+            return node.args[1] if node.args[0].value else node.args[2]
         if node.keywords or not node.args or not all(_number(a) for a in node.args):
             return node
         fn = self.resolve(node.func)
@@ -82,7 +100,7 @@ class _Fold(ast.NodeTransformer):
 
 
 def _reads(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _is_comment(s):
@@ -91,7 +109,7 @@ def _is_comment(s):
 
 
 def _pure(value, resolve):
-    for n in ast.walk(value):
+    for n in walk(value):
         if isinstance(n, ast.Call):
             fn = resolve(n.func)
             if fn is None:
@@ -107,40 +125,44 @@ def _pure(value, resolve):
 
 
 def _propagate_copies(body, params):
-    """Remove top-level ``a = b`` when a is assigned once and b never again afterwards."""
+    """Remove top-level ``a = b`` when a is assigned once and b never again afterwards.
+
+    One pass over ``body`` with a rename map (later reads of ``a`` read ``b``), so the cost is
+    linear in the function's size."""
     stores = {}
     nested = set()
     for i, s in enumerate(body):
         if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
             stores.setdefault(s.targets[0].id, []).append(i)
         elif isinstance(s, ast.Assign):
-            for n in ast.walk(s.targets[0]):
+            for n in walk(s.targets[0]):
                 if isinstance(n, ast.Name):
                     nested.add(n.id)
         elif isinstance(s, (ast.If, ast.For, ast.While)):
-            for n in ast.walk(s):
+            for n in walk(s):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     nested.add(n.id)
-    i = 0
-    while i < len(body):
-        s = body[i]
-        if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name):
+    last = {name: max(where) for name, where in stores.items()}
+    renames = {}
+    keep = []
+    for i, s in enumerate(body):
+        if renames:
+            for n in walk(s):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in renames:
+                    n.id = renames[n.id]
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name):
             a, b = s.targets[0].id, s.value.id
             if a not in params and a not in nested and b not in nested and len(stores.get(a, [])) == 1 \
-                    and all(j < i for j in stores.get(b, [])):
-                del body[i]
-                for later in body[i:]:
-                    for n in ast.walk(later):
-                        if isinstance(n, ast.Name) and n.id == a and isinstance(n.ctx, ast.Load):
-                            n.id = b
-                stores = {k: [j - 1 if j > i else j for j in v if j != i] for k, v in stores.items()}
+                    and last.get(b, -1) < i:
+                renames[a] = b
                 continue
-        i += 1
+        keep.append(s)
+    body[:] = keep
 
 
 def _count(tree, ctx):
     out = {}
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ctx):
             out[n.id] = out.get(n.id, 0) + 1
     return out
@@ -149,8 +171,12 @@ def _count(tree, ctx):
 def _propagate_local(fn, params):
     """``a = b`` inside any block: read ``b`` instead when ``a`` is assigned once and read only
     later in the same block, before ``b`` changes (the copies rule templates leave in loops)."""
-    stores = _count(fn, ast.Store)
-    loads = _count(fn, ast.Load)
+    stores, loads = {}, {}                     # one walk for both counts
+    for n in walk(fn):
+        if n.__class__ is ast.Name:
+            counts = stores if n.ctx.__class__ is ast.Store else loads if n.ctx.__class__ is ast.Load else None
+            if counts is not None:
+                counts[n.id] = counts.get(n.id, 0) + 1
 
     def visit(block):
         for s in block:
@@ -176,7 +202,7 @@ def _propagate_local(fn, params):
                             ok = False
                         if ok:
                             for st in later[:last + 1]:
-                                for n in ast.walk(st):
+                                for n in walk(st):
                                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == a:
                                         n.id = b
                             loads[b] = loads.get(b, 0) + total - 1
@@ -193,7 +219,7 @@ def _dce(body, live, resolve):
     keep = []
     for s in reversed(body):
         if isinstance(s, ast.Assign) and not isinstance(s.targets[0], ast.Name):
-            stored = {n.id for n in ast.walk(s.targets[0]) if isinstance(n, ast.Name)}
+            stored = {n.id for n in walk(s.targets[0]) if isinstance(n, ast.Name)}
             live = (live - stored) | _reads(s.value)
             keep.append(s)
         elif isinstance(s, ast.Assign):
@@ -282,11 +308,13 @@ def optimize(fn, ctx):
         return None
 
     fn = _Fold(resolve).visit(fn)
+    peephole.tidy(fn, resolve)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     _propagate_copies(fn.body, params)
     _propagate_local(fn, params)
     _dce(fn.body, set(), resolve)
+    peephole.writes_in_place(fn, resolve, ctx.ref)
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)
     # an `if` whose branches are both `pass` has nothing left to do
-    return ast.fix_missing_locations(fn)
+    return fix_locations(fn)

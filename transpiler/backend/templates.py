@@ -11,12 +11,13 @@ rule function by name instead.
 
 import ast
 import builtins
-import copy
 import inspect
 import textwrap
 import warnings
 
 from runtime.rules import support
+
+from ..core.astutil import copy_ast
 
 __all__ = ["Template", "template", "instantiate"]
 
@@ -60,7 +61,7 @@ class _Subst(ast.NodeTransformer):
 
     def visit_Name(self, node):
         if node.id in self.env:
-            return copy.deepcopy(self.env[node.id])
+            return copy_ast(self.env[node.id])
         value = self.fn.__globals__.get(node.id, getattr(builtins, node.id, None))
         if value is None:
             return node
@@ -71,7 +72,7 @@ class _Subst(ast.NodeTransformer):
         raw = getattr(self.env, "raw", {})
         if isinstance(node.slice, ast.Name) and node.slice.id in raw:
             value = self.visit(node.value)
-            return ast.Subscript(value, copy.deepcopy(raw[node.slice.id]), ast.Load())
+            return ast.Subscript(value, copy_ast(raw[node.slice.id]), ast.Load())
         return self.generic_visit(node)
 
     def visit_Call(self, node):
@@ -167,7 +168,7 @@ def instantiate(fn, ctx, g, ans, args, kwargs, drop_unbroadcast=False, index_par
 
 def _run(body, env, stmts, fn, ctx, drop):
     """Symbolically execute rule statements; returns the returned expression or None."""
-    subst = lambda node: _Subst(env, fn, ctx, drop).visit(copy.deepcopy(node))  # noqa: E731
+    subst = lambda node: _Subst(env, fn, ctx, drop).visit(copy_ast(node))  # noqa: E731
     for s in body:
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
             continue

@@ -32,8 +32,9 @@ __all__ = ["forward", "Forward"]
 
 
 class Forward:
-    def __init__(self, ctx, core, info, wrt, name):
+    def __init__(self, ctx, core, info, wrt, name, tangent_only=False):
         self.ctx, self.core, self.info, self.wrt, self.name = ctx, core, info, wrt, name
+        self.tangent_only = tangent_only
         self.tangents = {}
         self.last_src = None
 
@@ -83,7 +84,8 @@ class Forward:
         outs = out_value.elts if is_tuple else [out_value]
         touts = [self.tangent_of(o) for o in outs]
         tout = ast.Tuple(touts, ast.Load()) if is_tuple else touts[0]
-        stmts.append(ast.Return(ast.Tuple([out_value, tout], ast.Load())))
+        # the tangent alone when only it is wanted: what computes just the value is then dead code
+        stmts.append(ast.Return(tout if self.tangent_only else ast.Tuple([out_value, tout], ast.Load())))
 
         import copy
         args = copy.deepcopy(self.core.args)
@@ -236,6 +238,7 @@ def _names(node):
     return []
 
 
-def forward(ctx, core, info, wrt, name):
-    """The tangent FunctionDef ``name(params..., *, dx...)`` returning ``(value, tangent)``."""
-    return Forward(ctx, core, info, wrt, name).run()
+def forward(ctx, core, info, wrt, name, tangent_only=False):
+    """The tangent FunctionDef ``name(params..., *, dx...)`` returning ``(value, tangent)``
+    (the tangent alone with ``tangent_only``)."""
+    return Forward(ctx, core, info, wrt, name, tangent_only).run()

@@ -17,6 +17,11 @@ import types
 
 import numpy as np
 
+from runtime.rules.inplace import add_at
+from runtime.rules.support import scatter_add
+
+from ..analysis import reuse
+from ..core.astutil import fix_locations
 from . import calls
 from . import stacks
 from .reverse_control import ControlFlow, _copy_args
@@ -33,6 +38,8 @@ class Reverse(ControlFlow, StatementAdjoints):
         self.wrt, self.preserve, self.name, self.seed = wrt, preserve_result, name, seed_name
         self.adjoints = {}
         self.last_src = None
+        self.here = None          # (reuse.Available of the block, index of the statement)
+        self._resolve = None
 
     def adj(self, name):
         if name not in self.adjoints:
@@ -45,10 +52,23 @@ class Reverse(ControlFlow, StatementAdjoints):
     # --- contributions -----------------------------------------------------------------
     def contribute(self, out, has, name, expr):
         b = self.adj(name)
-        if name in has:
+        if name in has and self.is_scatter(expr):
+            # bx + scatter_add(g, x, i) as add_at(bx, g, x, i): in place when bx is private
+            expr = ast.Call(self.ctx.ref(add_at, "add_at"), [self.load(b)] + expr.args, [])
+        elif name in has:
             expr = ast.BinOp(self.load(b), ast.Add(), expr)
         has.add(name)
         out.append(ast.Assign([ast.Name(b, ast.Store())], expr))
+
+    def resolve(self, func):
+        """The object a function expression of the generated code stands for (or None)."""
+        if self._resolve is None:
+            self._resolve = reuse.resolver(self.ctx)
+        return self._resolve(func)
+
+    def is_scatter(self, expr):
+        return isinstance(expr, ast.Call) and len(expr.args) == 3 and not expr.keywords \
+            and self.resolve(expr.func) is scatter_add
 
     def np_call(self, attr, *args):
         return ast.Call(self.ctx.ref_attr(np, "np", attr), list(args), [])
@@ -155,13 +175,16 @@ class Reverse(ControlFlow, StatementAdjoints):
         branches inside loops extended by what they save for the adjoint.
         """
         primal = []
-        for s in reversed(body):
+        available = reuse.Available(body)
+        for at in range(len(body) - 1, -1, -1):
+            s = body[at]
             if isinstance(s, ast.If):
                 primal.append(self.branch(s, out, has, in_loop))
             elif isinstance(s, (ast.For, ast.While)):
                 primal.extend(reversed(self.loop(s, out, has)))
             else:
                 if isinstance(s, ast.Assign):
+                    self.here = (available, at)      # primal values its adjoint may reuse
                     self.statement(s, out, has)
                 elif stacks.push_parts(s) is not None:
                     stacks.push_adjoint(self, s, out, has)
@@ -192,7 +215,7 @@ def function_def(name, args, body, lineno):
         fn.type_params = []
     fn.lineno = lineno
     fn.col_offset = 0
-    return ast.fix_missing_locations(fn)
+    return fix_locations(fn)
 
 
 def reverse(ctx, core, info, wrt, preserve_result, name, seed_name):

@@ -9,6 +9,7 @@ pushed onto a list stack in the primal loop and popped in the adjoint loop (``sa
 import ast
 import copy
 
+from ..analysis import reuse
 from ..core.ir import comment, walk_assigns
 from . import stacks
 
@@ -50,7 +51,7 @@ class ControlFlow:
         per value per iteration.
         """
         reads = set().union(*(_free_loads(st) for st in adjoint))
-        needed = sorted(reads & owned)
+        needed, recompute = reuse.recomputable(primal, reads & owned, self.info.scalars)
         tail = 0
         while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
             tail += 1
@@ -67,7 +68,7 @@ class ControlFlow:
         pops = [ast.Assign([ast.Name(n, ast.Store())], ast.Call(self.load(self.pop), [], []))
                 for n in reversed(needed)]
         primal[at + len(extra_tail):at + len(extra_tail)] = pushes
-        adjoint[0:0] = pops
+        adjoint[0:0] = pops + recompute
 
     def contributions(self, body):
         """Names the adjoint of ``body`` may add to (a static over-estimate)."""

@@ -10,6 +10,8 @@ import types
 
 import numpy as np
 
+from runtime.rules.containers import setitem
+
 from ..backend import templates
 from ..core.ir import comment
 from . import calls
@@ -107,7 +109,11 @@ class StatementAdjoints:
         if op.fn is operator.getitem:
             params = list(templates.template(rule.vjp(0)).signature.parameters)
             index_params = tuple(params[3:4])
-        for i, a in enumerate(args):
+        order = range(len(args))
+        if op.fn is setitem:       # the value's part first: x's part then overwrites g in place
+            order = sorted(order, key=lambda i: i != 2)
+        for i in order:
+            a = args[i]
             names = [n for n in _names(a) if n in info.active]
             if not names or rule.vjp(i) is None:
                 continue
@@ -116,6 +122,10 @@ class StatementAdjoints:
             drop = self.same_shape(rule, args, i)
             pre, expr = templates.instantiate(rule.vjp(i), self.ctx, g, self.load(ans.id), args,
                                               op.kwargs, drop_unbroadcast=drop, index_params=index_params)
+            if self.here is not None:      # np.cos(x) that the primal computed: read its name
+                available, at = self.here
+                pre = [available.substitute(p, at, self.resolve) for p in pre]
+                expr = available.substitute(expr, at, self.resolve)
             if isinstance(expr, ast.Constant) and expr.value is None:
                 continue  # the rule says: no gradient flows here
             block.extend(pre)

@@ -222,8 +222,9 @@ class Adam(Optimizer):
         b2_power = np.power(b2, dt(t))
         alpha = lr * np.sqrt(one - b2_power) / (one - b1_power)
         m, v = slots[0], slots[1]
-        m_new = m._value + (g - m._value) * (one - b1)
-        v_new = v._value + (np.square(g) - v._value) * (one - b2)
+        # Keras writes ``1 - self.beta_1`` with Python floats, then casts: not 1 - float32(beta_1)
+        m_new = m._value + (g - m._value) * dt(1 - self.beta_1)
+        v_new = v._value + (np.square(g) - v._value) * dt(1 - self.beta_2)
         m.assign(m_new)
         v.assign(v_new)
         if self.amsgrad:
@@ -246,11 +247,11 @@ class RMSprop(Optimizer):
         dt = var.dtype.type
         rho, eps, one = dt(self.rho), dt(self.epsilon), dt(1)
         velocity = slots[0]
-        s = rho * velocity._value + (one - rho) * np.square(g)
+        s = rho * velocity._value + dt(1 - self.rho) * np.square(g)
         velocity.assign(s)
         if self.centered:
             avg = slots[-1]
-            a = rho * avg._value + (one - rho) * g
+            a = rho * avg._value + dt(1 - self.rho) * g
             avg.assign(a)
             denominator = s - np.square(a) + eps
         else:

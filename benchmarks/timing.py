@@ -1,0 +1,78 @@
+"""Shared measuring for the benchmarks of issue 15: one BLAS thread, interleaved repetitions,
+the garbage collector paused, best-of, in process CPU time.
+
+Import this module before numpy (it sets the BLAS thread variables, which BLAS reads when
+numpy loads it): on a busy 2-core machine threaded BLAS spins, and every variant measures the
+same.  ``interleaved`` runs the variants in alternating blocks, so a slow spell of the machine
+lands on all of them alike; the best of many runs is the least disturbed one.
+"""
+
+import gc
+import os
+import sys
+import time
+import tracemalloc
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")      # before numpy loads BLAS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+__all__ = ["interleaved", "peak_bytes", "blas_threads"]
+
+
+def blas_threads():
+    return os.environ["OPENBLAS_NUM_THREADS"]
+
+
+def interleaved(variants, rounds=None, budget=1.0, block=3e-4, clock=time.process_time):
+    """Best seconds per call of each zero-argument callable in ``variants``, in process CPU time
+    (``clock``): on a machine shared with other work, wall time also counts the turns the
+    scheduler gives the others, and a block of calls long enough to be interrupted every time
+    (a gradient over 16,000 elements) would look slower than a short one.
+
+    Each round runs every variant in turn, one block of calls lasting about ``block`` seconds
+    (at least one call), with the garbage collector paused (as timeit does: a collection of the
+    transformer's ASTs landing in one variant's block is noise, not that variant's cost).
+    Short blocks and many rounds (about ``budget`` seconds per variant, or ``rounds``) give the
+    best-of a good chance of blocks the machine's other work did not interrupt.
+    """
+    counts, once = [], []
+    for fn in variants:               # warm up and size the blocks
+        t = time.perf_counter()
+        fn()
+        dt = max(time.perf_counter() - t, 1e-7)
+        once.append(dt)
+        counts.append(max(1, min(10000, int(block / dt))))
+    if rounds is None:
+        rounds = max(5, min(200, int(budget / max(c * o for c, o in zip(counts, once)))))
+    best = [float("inf")] * len(variants)
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for k, fn in enumerate(variants):
+                n = counts[k]
+                t = clock()
+                for _ in range(n):
+                    fn()
+                best[k] = min(best[k], (clock() - t) / n)
+    finally:
+        if was:
+            gc.enable()
+    return best
+
+
+def peak_bytes(fn):
+    """Peak bytes Python allocates while ``fn()`` runs (tracemalloc)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak

@@ -1,0 +1,9 @@
+import tensorflow as tf
+
+a = tf.constant([7, -7, 7, -7])
+b = tf.constant([2, 2, -2, -2])
+print(a // b)
+print(a % b)
+print(tf.math.floormod(tf.constant([5.5, -5.5]), 2.0))
+print(tf.truncatediv(a, b))
+print(tf.truncatemod(a, b))

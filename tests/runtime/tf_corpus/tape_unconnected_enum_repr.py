@@ -1,0 +1,5 @@
+import tensorflow as tf
+
+print(tf.UnconnectedGradients.ZERO)
+print(tf.UnconnectedGradients.NONE)
+print(tf.UnconnectedGradients("zero") is tf.UnconnectedGradients.ZERO)

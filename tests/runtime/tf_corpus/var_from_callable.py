@@ -1,0 +1,4 @@
+import tensorflow as tf
+
+v = tf.Variable(lambda: tf.ones([2, 2]) * 3.0, name="ones3")
+print(v)

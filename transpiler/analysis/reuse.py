@@ -1,0 +1,161 @@
+"""Reuse of primal values in the adjoint: ``np.cos(x)`` in a rule becomes ``t2`` when the primal
+already computed ``t2 = np.cos(x)`` from the same ``x``.
+
+A rule such as ``sin_vjp(g, ans, x) = g * np.cos(x)`` recomputes what the user's code may
+have computed next to it (``np.sin(x) * np.cos(x)``).  Reading the primal's value instead
+saves the call, and in a loop it saves memory too: the loop then pushes ``t2`` (which it
+would push anyway when another rule reads it) instead of ``x``.
+
+The substitution is exact when, between the primal definition ``t = f(a, b)`` and the
+statement whose adjoint reads ``f(a, b)``, nothing rebinds ``t``, ``a`` or ``b``: core code
+is in SSA form inside a block, so both then see the same values.  Only definitions in the
+same block are used (a loop body's adjoint pops the values of its own iteration), only
+pure functions (numpy ufuncs and ``math``), and only when ``t`` is assigned nowhere else
+in the block, so the adjoint reads it back as the value the definition gave it.
+"""
+
+import ast
+
+import numpy as np
+
+from ..core.astutil import copy_ast, walk
+from ..core.ir import MISSING
+
+__all__ = ["Available"]
+
+
+def _assigned(stmt):
+    """Names a statement binds, nested blocks included."""
+    out = set()
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        elif isinstance(n, (ast.For,)) and isinstance(n.target, ast.Name):
+            out.add(n.target.id)
+    return out
+
+
+def _pure(fn):
+    return isinstance(fn, np.ufunc) or (callable(fn) and getattr(fn, "__module__", None) == "math")
+
+
+def _key(fn, args):
+    try:
+        hash(fn)
+    except TypeError:
+        return None
+    return (fn, tuple(ast.dump(a) for a in args))
+
+
+class Available:
+    """The pure calls of one block, by function and arguments, for the adjoints of its statements."""
+
+    def __init__(self, body):
+        self.body = body
+        self.stores = [_assigned(s) for s in body]
+        count = {}
+        for names in self.stores:
+            for n in names:
+                count[n] = count.get(n, 0) + 1
+        self.defs = {}
+        for i, s in enumerate(body):
+            if not (isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name)
+                    and isinstance(s.value, ast.Call) and not s.value.keywords):
+                continue
+            fn = getattr(s.value, "_prim", None)
+            target = s.targets[0].id
+            if fn is None or not _pure(fn) or count.get(target) != 1 \
+                    or not all(isinstance(a, (ast.Name, ast.Constant)) for a in s.value.args):
+                continue
+            key = _key(fn, s.value.args)
+            if key is not None:
+                self.defs.setdefault(key, []).append((i, target, {a.id for a in s.value.args
+                                                                  if isinstance(a, ast.Name)}))
+
+    def lookup(self, fn, args, at):
+        """The name holding ``fn(*args)`` for the adjoint of statement ``at``, or None."""
+        key = _key(fn, args)
+        for i, target, reads in self.defs.get(key, ()):
+            if i < at:       # defined before: nothing up to and including the statement rebinds
+                between = set().union(*self.stores[i + 1:at + 1])
+            else:            # defined after (from the statement's own result, say): nothing between
+                between = set().union(*self.stores[at + 1:i]) if i > at + 1 else set()
+            if target not in between and not (reads & between) and not (reads & self.stores[i]):
+                return target
+        return None
+
+    def substitute(self, node, at, resolve):
+        """``node`` with every pure call that the block already computed replaced by its name."""
+        if not self.defs:
+            return node
+        return _Sub(self, at, resolve).visit(node)
+
+
+class _Sub(ast.NodeTransformer):
+    def __init__(self, available, at, resolve):
+        self.available, self.at, self.resolve = available, at, resolve
+
+    def visit_Call(self, call):
+        self.generic_visit(call)
+        if call.keywords or not all(isinstance(a, (ast.Name, ast.Constant)) for a in call.args):
+            return call
+        fn = self.resolve(call.func)
+        if fn is None or not _pure(fn):
+            return call
+        name = self.available.lookup(fn, call.args, self.at)
+        return call if name is None else ast.copy_location(ast.Name(name, ast.Load()), call)
+
+
+def resolver(ctx):
+    """``resolve(func_node) -> object or None`` for names in generated code."""
+    def resolve(func):
+        if isinstance(func, ast.Name):
+            if func.id in ctx.injected:
+                return ctx.injected[func.id]
+            v = ctx.parsed.scope.lookup(func.id)
+            return None if v is MISSING else v
+        if isinstance(func, ast.Attribute):
+            base = resolve(func.value)
+            return getattr(base, func.attr, None) if base is not None else None
+        return None
+    return resolve
+
+
+
+_CHEAP = (ast.Add, ast.Sub, ast.Mult)
+
+
+def recomputable(primal, needed, scalars):
+    """Which of the values a loop body saves (``needed``) its adjoint can recompute instead:
+    ``t5 = t3 * t2`` of two 0-d values that are saved anyway costs one float operation in the
+    adjoint, where saving it costs a push, a pop and 32 bytes per iteration.  Returns
+    ``(saved, recompute)``: names still saved, and the definitions to repeat (in body order)
+    after the pops.  Only top-level ``a + b``, ``a - b``, ``a * b`` and ``-a`` of 0-d names
+    (``scalars``) and number literals, each defined once in the body."""
+    count, where = {}, {}
+    for k, s in enumerate(primal):
+        for n in walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                count[n.id] = count.get(n.id, 0) + 1
+                if not getattr(s, "_backedge", False):
+                    where[n.id] = k       # (a back edge rebinds after the pushes: not a change)
+    saved = set(needed)
+    recompute = []
+    for k, s in enumerate(primal):
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+            continue
+        t, v = s.targets[0].id, s.value
+        if t not in saved or t not in scalars or count.get(t) != 1:
+            continue
+        if isinstance(v, ast.BinOp) and isinstance(v.op, _CHEAP):
+            operands = [v.left, v.right]
+        elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub):
+            operands = [v.operand]
+        else:
+            continue
+        if all((isinstance(o, ast.Name) and o.id in saved and o.id != t and o.id in scalars
+                and count.get(o.id, 0) <= 1 and where.get(o.id, -1) < k)
+               or (isinstance(o, ast.Constant) and type(o.value) in (int, float)) for o in operands):
+            saved.discard(t)
+            recompute.append(ast.Assign([ast.Name(t, ast.Store())], copy_ast(v)))
+    return sorted(saved), recompute

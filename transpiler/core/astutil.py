@@ -1,0 +1,88 @@
+"""Fast AST helpers. A deep copy of AST nodes: the transformer copies rule templates and whole generated
+functions many times, and ``copy.deepcopy`` (memo dictionary, reduce protocol) took a third of
+the transformation's time.
+
+Only AST structure is copied: child nodes and lists of them are new, every other attribute
+(a number, a name, and the annotations the passes hang on nodes such as ``_prim`` or ``_src``)
+is shared, as the passes treat those as references.  Field-less nodes (``Load``, ``Add``)
+are shared too: Python's own parser shares them.
+"""
+
+import ast
+
+__all__ = ["copy_ast", "walk", "fix_locations"]
+
+
+def copy_ast(node, _AST=ast.AST, _list=list):
+    """A copy of ``node`` (an AST, or a list of them) sharing no node or list with it."""
+    if node.__class__ is _list:
+        return [copy_ast(x) if isinstance(x, _AST) else x for x in node]
+    cls = node.__class__
+    if not cls._fields:
+        return node
+    new = cls.__new__(cls)
+    d = new.__dict__
+    for k, v in node.__dict__.items():
+        if v.__class__ is _list:
+            d[k] = [copy_ast(x) if isinstance(x, _AST) else x for x in v]
+        elif isinstance(v, _AST):
+            d[k] = copy_ast(v)
+        else:
+            d[k] = v
+    return new
+
+
+def walk(node, _AST=ast.AST, _list=list):
+    """``ast.walk`` (breadth first, the same order) without its two generator layers per node:
+    the transformer walks every generated function several times."""
+    from collections import deque
+    todo = deque([node])
+    pop, push, extend = todo.popleft, todo.append, todo.extend
+    while todo:
+        node = pop()
+        for name in node._fields:
+            v = getattr(node, name, None)
+            if v.__class__ is _list:
+                extend([x for x in v if isinstance(x, _AST)])
+            elif isinstance(v, _AST):
+                push(v)
+        yield node
+
+
+def fix_locations(node):
+    """``ast.fix_missing_locations`` without recursion: a node without a location takes its
+    parent's (the same result, for the generated functions the transformer builds)."""
+    todo = [(node, 1, 0, 1, 0)]
+    pop, push = todo.pop, todo.append
+    while todo:
+        n, lineno, col, end_lineno, end_col = pop()
+        if "lineno" in n._attributes:
+            v = getattr(n, "lineno", None)
+            if v is None:
+                n.lineno = lineno
+            else:
+                lineno = v
+            v = getattr(n, "end_lineno", None)
+            if v is None:
+                n.end_lineno = end_lineno
+            else:
+                end_lineno = v
+            v = getattr(n, "col_offset", None)
+            if v is None:
+                n.col_offset = col
+            else:
+                col = v
+            v = getattr(n, "end_col_offset", None)
+            if v is None:
+                n.end_col_offset = end_col
+            else:
+                end_col = v
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if v.__class__ is list:
+                for x in reversed(v):
+                    if isinstance(x, ast.AST):
+                        push((x, lineno, col, end_lineno, end_col))
+            elif isinstance(v, ast.AST):
+                push((v, lineno, col, end_lineno, end_col))
+    return node
