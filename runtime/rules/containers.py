@@ -32,6 +32,7 @@ def setitem(x, idx, v):
     """``x`` with ``x[idx] = v``, as a new value (``x`` itself is not changed)."""
     if isinstance(x, Grads):
         out = x.copy()
+        idx = _slot_key(x, idx)
         if isinstance(v, (int, float)) and v == 0:
             out.pop(idx, None)
         else:
@@ -60,9 +61,17 @@ def _refuse_repeats(shape, idx):
                          "the derivative is ambiguous; use unique indices")
 
 
+def _slot_key(g, idx):
+    """``idx`` of a sparse cotangent with a negative list index counted from its end (l[-1])."""
+    if isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) and idx < 0 and g.length:
+        return int(idx) + g.length
+    return idx
+
+
 def slot(g, idx, like):
     """The part of cotangent ``g`` at ``idx``, shaped like ``like`` when ``g`` has none there."""
     if isinstance(g, Grads):
+        idx = _slot_key(g, idx)
         return g[idx] if idx in g else np.zeros_like(like)
     if g is None or isinstance(g, (int, float)) and g == 0:
         return np.zeros_like(like)

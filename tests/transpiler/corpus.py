@@ -8,7 +8,7 @@ list is an error, so no corpus can silently drop out of the checks.
 import importlib
 
 MODULES = ("test_functions", "test_control_flow", "test_calls", "test_classes", "test_structures",
-           "test_everyday")
+           "test_everyday", "test_effects")
 LISTS = ("CASES", "SCALAR_CASES")
 
 

@@ -703,7 +703,7 @@ else:  # pragma: no cover - match needs Python 3.10
 
 
 CASES = [
-    (lam_local, (V,), 0), (lam_map, (V,), 0), (lam_sorted_key, (V,), 0),
+    (mix_filter_then_max, (V,), 0), (lam_local, (V,), 0), (lam_map, (V,), 0), (lam_sorted_key, (V,), 0),
     (lam_max_key, (V,), 0), (lam_closure_over_active, (V,), 0), (lam_partial, (V,), 0), (lam_partial_user, (V,), 0),
     (lam_nested_def_closure, (V,), 0), (bi_max_two, (V,), 0), (bi_max_const, (V,), 0), (bi_min_three, (V,), 0), (bi_max_iterable, (V,), 0),
     (bi_min_tuple, (V,), 0), (bi_min_key, (V,), 0), (bi_abs, (V,), 0), (bi_pow, (V,), 0),
@@ -737,7 +737,7 @@ CASES = [
 # Not supported yet: each is refused with a TranspileError located at its own line (never an
 # internal error, never a number).
 REFUSED = [lam_higher_order, lam_nonlocal, li_insert, li_pop, di_pop, cl_init, cl_property,
-           cl_classmethod, cl_inherit_super, cl_attr_write, cl_dataclass, mix_filter_then_max]
+           cl_classmethod, cl_inherit_super, cl_attr_write, cl_dataclass]
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=[f.__name__ for f in REFUSED])

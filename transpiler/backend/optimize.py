@@ -224,7 +224,8 @@ def _dce(body, live, resolve):
             keep.append(s)
         elif isinstance(s, ast.Assign):
             name = s.targets[0].id
-            if name not in live and _pure(s.value, resolve):
+            if name not in live and _pure(s.value, resolve) \
+                    and not getattr(getattr(s, "_src", None), "_guarded", False):   # may raise: try
                 continue
             live = (live - {name}) | _reads(s.value)
             keep.append(s)

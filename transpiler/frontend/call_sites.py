@@ -8,6 +8,7 @@ import ast
 
 import numpy as np
 
+from . import effects
 from . import inline
 from . import stacks
 from . import structures
@@ -35,10 +36,12 @@ class CallSites:
         func = node.func
         if any(k.arg is None for k in node.keywords):
             raise self.error("**keyword arguments are not supported", node, "pass keywords one by one")
+        effects.check_inner_method(self, node)
         if isinstance(func, ast.Name) and self.version.get(func.id) in self.stack_methods:
             return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
         # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
         if isinstance(func, ast.Attribute) and not self.static(func):
+            effects.check_call(self, None, node)
             base = self.expr(func.value)
             args = [self.argument(a) for a in node.args]
             keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
@@ -72,6 +75,7 @@ class CallSites:
         if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
                                                   and isinstance(node.args[0].value, str)):
             node = einsum_subscripts_form(self, node)
+        effects.check_call(self, fn, node)
         special = structures.special_call(self, fn, node)
         if special is not None:
             return special

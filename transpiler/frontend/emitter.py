@@ -9,6 +9,8 @@ import ast
 
 import numpy as np
 
+from runtime.rules.containers import setitem
+
 from ..core.errors import Unresolved
 from . import stacks
 from . import structures
@@ -48,6 +50,7 @@ class Emitter:
         self.src = None          # user statement being normalized
         self.first_stored = set()
         self.kinds = {}          # SSA name -> ast.Tuple or ast.List (tuple-literal variables)
+        self.dicts = set()       # SSA names known to hold a dict
         self.shared = set()      # SSA names whose array another name may share (copies, views)
         self.stack_methods = {}  # SSA name -> ("push" | "pop", stack): a generated gradient's stacks
         self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
@@ -73,6 +76,16 @@ class Emitter:
                 self.read_into.add(base)
             else:
                 self.shared.update((name, base))
+        if isinstance(value, ast.Dict) or isinstance(value, ast.Call) and getattr(value, "_prim", None) is setitem \
+                and isinstance(value.args[0], ast.Name) and value.args[0].id in self.dicts \
+                or isinstance(value, ast.Name) and value.id in self.dicts:
+            self.dicts.add(name)         # built as a dict here: `for k in d` iterates its keys
+        if getattr(value, "_element", False):
+            self.shared.add(name)        # r = grid[0]: r is the inner list of grid, not a copy
+        if isinstance(value, (ast.Tuple, ast.List)):
+            # an element of a tuple or list literal is that very object: a later write into it
+            # (x[0] = ...) would show through the container too
+            self.shared.update(e.id for e in value.elts if isinstance(e, ast.Name) and not getattr(e, "_static", False))
         stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 

@@ -105,12 +105,18 @@ class Expressions:
                     and isinstance(index.value, int):
                 elts = self.tuples[base.id]
                 if -len(elts) <= index.value < len(elts):
-                    return elts[index.value]
+                    elt = elts[index.value]
+                    if isinstance(elt, (ast.List, ast.Tuple)):
+                        elt = copy.copy(elt)
+                        elt._element = True     # the inner list itself: a name for it is an alias
+                    return elt
             return loc(ast.Subscript(base, index, ast.Load()))
         if isinstance(node, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in node.elts):
                 raise self.error("starred elements are not supported", node, "list the elements one by one")
-            return loc(type(node)([self.expand(self.expr(e)) for e in node.elts], ast.Load()))
+            # nested literals stay named (t1 = (1.0, a); seq = (t1, ...)): each level's adjoint
+            # then flows through its own assignment
+            return loc(type(node)([self.expr(e) for e in node.elts], ast.Load()))
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
             return structures.comprehension(self, node)
         if isinstance(node, ast.Dict):

@@ -19,7 +19,7 @@ import ast
 
 from .restructure import Restructure
 
-__all__ = ["define", "define_lambda", "call", "is_local_function"]
+__all__ = ["define", "define_lambda", "call", "is_local_function", "own_names"]
 
 
 class _Local:
@@ -129,12 +129,32 @@ def call(norm, node):
                 norm.tuples[stored] = list(atom.elts)
                 norm.kinds[stored] = type(atom)
         if isinstance(local.node, ast.Lambda):
-            return norm.expand(norm.expr(local.node.body))
-        return _body(norm, local.node, Restructure)
+            result = norm.expand(norm.expr(local.node.body))
+        else:
+            result = _body(norm, local.node, Restructure)
+        inner = norm.version
     finally:
         norm.inlining.pop()
         norm.version = outer
         norm.local_fns = saved_locals
+    # a free variable changed in place inside (st.append(v) on the outer list): the outer name
+    # now holds the new version, as the one list object does in Python
+    own = own_names(local.node)
+    for user, ver in inner.items():
+        if user in outer and outer[user] != ver and user not in own:
+            norm.version[user] = ver
+    return result
+
+
+def own_names(node):
+    """The parameters and assigned names of a nested function: its locals, not the outer ones."""
+    a = node.args
+    own = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    own |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            own.add(n.id)
+    return own
 
 
 def _body(norm, fdef, restructure):

@@ -10,6 +10,7 @@ import ast
 import copy
 
 from ..core.errors import Unresolved
+from . import inline
 from . import structures
 from .restructure import _assign, _mk
 
@@ -27,7 +28,20 @@ class Loops:
                     out.add(n.id)
                 elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                     out.add(n.target.id)
-        return out | structures.mutated_names(stmts)
+        return out | structures.mutated_names(stmts) | self.changed_by_local_calls(stmts)
+
+    def changed_by_local_calls(self, stmts):
+        """Outer names a nested function called in ``stmts`` changes in place (st.append(v) in
+        its body): carried by the loop like a write written in the body itself."""
+        out = set()
+        for st in stmts:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                        and inline.is_local_function(self, n.func.id):
+                    node = self.local_fns[n.func.id].node
+                    body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
+                    out |= structures.mutated_names(body) - inline.own_names(node)
+        return out
 
     def loaded_outside(self, loop):
         inside = {id(n) for n in ast.walk(loop)}
@@ -143,6 +157,9 @@ class Loops:
                 return setup, _mk(length, loc), bind
             raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
                              "names in the for statement", target, "write `for i, x in ...`")
+        if isinstance(it, ast.Name) and self.version.get(it.id) in self.dicts:
+            # `for k in d` over a dict built here: its keys, as Python iterates it
+            it = _mk(ast.Call(ast.Attribute(ast.Name(it.id, ast.Load()), "keys", ast.Load()), [], []), it)
         views = structures.dict_view_iteration(self, target, it, loc)
         if views is not None:
             return views

@@ -22,6 +22,7 @@ emitter.py holds the state they share (versions, emitted statements).
 """
 
 import ast
+import copy
 
 from . import stacks
 from . import everyday, sugar
@@ -51,6 +52,7 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
         for arg in a.posonlyargs + a.args + a.kwonlyargs:
             self.ctx.namer.taken.add(arg.arg)
             self.version[arg.arg] = arg.arg
+        self.parameters = {arg.arg for arg in a.posonlyargs + a.args + a.kwonlyargs}
         body = list(fn.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
@@ -69,7 +71,7 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
         if not returned:
             raise self.error(f"{fn.name}() has no return statement at its end, so it returns None",
                              fn, "return the value to differentiate as the function's last statement")
-        new = ast.FunctionDef(fn.name, fn.args, self.out, [], None)
+        new = ast.FunctionDef(fn.name, self.bound_defaults(fn.args), self.out, [], None)
         if hasattr(ast.FunctionDef, "type_params") or "type_params" in ast.FunctionDef._fields:
             new.type_params = []
         ast.copy_location(new, fn)
@@ -77,6 +79,30 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
         new._stack_methods = self.stack_methods
         stacks.check_uses(self, new)
         return new
+
+
+    def bound_defaults(self, args):
+        """``args`` with each default as the object the ``def`` bound, not its source text again
+        (``def f(a, _r=r)`` in a loop: ``r`` is gone, or another value, by the time f runs)."""
+        fn = getattr(self.parsed.fn, "__func__", self.parsed.fn)
+        values = getattr(fn, "__defaults__", None) or ()
+        kw = getattr(fn, "__kwdefaults__", None) or {}
+        if len(values) != len(args.defaults):
+            return args          # a specialised signature (specialise.py) keeps its own defaults
+        args = copy.copy(args)
+
+        def ref(node, value, name):
+            if isinstance(node, ast.Constant) and node.value is value:
+                return node
+            if value is None or isinstance(value, (bool, int, float, complex, str)):
+                return ast.copy_location(ast.Constant(value), node)
+            return ast.copy_location(self.ctx.ref(value, f"{name}_default"), node)
+
+        params = (args.posonlyargs + args.args)[len(args.posonlyargs + args.args) - len(values):]
+        args.defaults = [ref(d, v, p.arg) for d, v, p in zip(args.defaults, values, params)]
+        args.kw_defaults = [d if d is None or p.arg not in kw else ref(d, kw[p.arg], p.arg)
+                            for d, p in zip(args.kw_defaults, args.kwonlyargs)]
+        return args
 
 
 def normalize(ctx):

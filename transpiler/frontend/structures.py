@@ -49,6 +49,11 @@ def _local_base(norm, target, what):
         raise norm.error(f"{what} changes something that is not a local variable of this function", target,
                          "copy it into a local variable first (x = np.array(x)) and return the result")
     current = norm.version[base.id]
+    if current in getattr(norm, "parameters", ()):
+        raise norm.error(f"{what} changes the argument `{base.id}` in place: the caller's object would "
+                         "change in Python, but the gradient call works on its own copy", target,
+                         f"copy it first (`{base.id} = {base.id}.copy()`, `list({base.id})`, "
+                         f"`dict({base.id})`) and return what you need")
     if current in norm.shared:
         raise norm.error(f"`{base.id}` shares its array or list with another name (a copy, view or slice), "
                          f"so {what} would change both in Python, but adjoin gives `{base.id}` a new value",
@@ -81,6 +86,10 @@ def _write(norm, user, current, index, value, loc):
     if not hasattr(norm, "writes"):
         norm.writes = {}
     norm.writes[current] = (user, loc)
+    if isinstance(value, ast.Name) and value.id in norm.tuples and current not in norm.dicts:
+        # second derivatives of a list put into a list by index are not exact yet (grad(grad))
+        raise norm.error(f"putting a list or tuple into `{user}` by index is not supported", loc,
+                         f"build `{user}` with the inner list in place, or use a dict")
     idx = _index_atom(norm, index, loc)
     new = norm.store(user)
     norm.assign(new, _call(norm, setitem, "setitem", [ast.Name(current, ast.Load()), idx, value], loc), loc)

@@ -38,6 +38,8 @@ def desugar_blocks(body, namer, handlers=None):
         elif isinstance(s, ast.Try):
             if handlers is not None:
                 handlers.extend(s.handlers)
+            if s.handlers:
+                _mark_guarded(s.body)
             out.extend(desugar_blocks(s.body + s.orelse + s.finalbody, namer, handlers))
         elif isinstance(s, (ast.If, ast.For, ast.While)):
             s = copy.copy(s)
@@ -47,6 +49,15 @@ def desugar_blocks(body, namer, handlers=None):
         else:
             out.append(s)
     return out
+
+
+def _mark_guarded(stmts):
+    """Statements a handler watches: each is kept in generated code even when its value is unused
+    (``z = {}["k"]`` raising KeyError decides which branch runs; see ``guard``)."""
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.stmt):
+                n._guarded = True
 
 
 def _with(s, namer, handlers):

@@ -1,0 +1,243 @@
+"""Hypothesis writes random programs with containers, aliasing, mutation, calls and loops;
+each one's gradient either matches central finite differences or is refused.
+
+A program builds lists, dicts, tuples of tuples, nested lists and numpy arrays from a scalar
+``a``; gives some of them a second name (``m = l``, ``r = grid[0]``, ``v = x[1:]``);
+changes them through either name (``l[i] = ...``, ``l.append``, ``l[i] += ...``,
+``grid[0].append``, ``x[i] = ...``); calls helpers that change what they are given or not,
+nested functions that change the outer list; loops over them; and returns a sum that reads
+every element.  The generator keeps a model of each container (its length and which names
+share it), so every program runs in plain Python.
+
+The only acceptable outcomes are a gradient equal to finite differences (reverse and
+forward mode) or a ``TranspileError``: a wrong number or any other exception fails.
+"""
+
+import linecache
+
+import numpy as np
+from hypothesis import given, strategies as st
+
+from tests.fd import numeric_grad
+from transpiler import TranspileError, differentiate
+
+_counter = [0]
+
+
+def put_first(lst, v):
+    lst[0] = v
+
+
+def push(lst, v):
+    lst.append(v)
+
+
+def take_last(lst):
+    return lst.pop()
+
+
+def scaled(v, c):
+    return v * c
+
+
+def first_times(lst, c):
+    return lst[0] * c
+
+
+class Box:
+    pass
+
+
+HELPERS = {"put_first": put_first, "push": push, "take_last": take_last, "scaled": scaled,
+           "first_times": first_times, "Box": Box, "np": np}
+
+SCALAR = ["{s} * a", "np.sin({s}) + a", "{s} * {t}", "{s} + 1.5 * a", "scaled({s}, 0.5)", "np.cos(a) * {s}"]
+
+
+class _Seq:
+    """A list the program builds: its length (the generator's model of it)."""
+
+    def __init__(self, n, kind="list"):
+        self.n, self.kind = n, kind
+
+
+@st.composite
+def programs(draw):
+    lines, scalars, seqs = [], ["a"], {}      # seqs: name -> _Seq (aliases share one)
+    nested = {}                               # name -> [_Seq, _Seq]: a list of two lists
+
+    def s():
+        return draw(st.sampled_from(scalars))
+
+    def scalar_expr():
+        return draw(st.sampled_from(SCALAR)).format(s=s(), t=s())
+
+    def new(prefix):
+        return f"{prefix}{len(lines)}"
+
+    for _ in range(draw(st.integers(2, 9))):
+        kinds = ["scalar", "list", "tuples", "dict", "array", "nested"]
+        if seqs:
+            kinds += ["alias", "setitem", "iadd", "append", "pop", "loop_read", "loop_write", "call_put",
+                      "call_push", "call_pure", "call_take", "closure", "read", "sort"]
+        if nested:
+            kinds += ["inner_append", "inner_alias", "inner_alias"]
+        if len(seqs) > 1:
+            kinds += ["alias", "setitem", "append"]          # more writes through second names
+        kind = draw(st.sampled_from(kinds))
+        lists = sorted(k for k, v in seqs.items() if v.kind == "list")
+        arrays = sorted(k for k, v in seqs.items() if v.kind == "array")
+        if kind == "scalar":
+            v = new("s")
+            lines.append(f"{v} = {scalar_expr()}")
+            scalars.append(v)
+        elif kind == "list":
+            v, n = new("l"), draw(st.integers(1, 3))
+            lines.append(f"{v} = [{', '.join(scalar_expr() for _ in range(n))}]")
+            seqs[v] = _Seq(n)
+        elif kind == "tuples":
+            v, acc = new("t"), new("s")
+            pairs = ", ".join(f"({draw(st.sampled_from(['1.0', '2.0', '0.5']))}, {scalar_expr()})" for _ in range(2))
+            lines += [f"{v} = ({pairs})", f"{acc} = 0.0", f"for c, w in {v}:", f"    {acc} = {acc} + c * w * w"]
+            scalars.append(acc)
+        elif kind == "dict":
+            v, acc = new("d"), new("s")
+            lines += [f'{v} = {{"p": {scalar_expr()}, "q": [{scalar_expr()}, {scalar_expr()}]}}',
+                      f'{acc} = {v}["p"] * {v}["q"][1] + {v}["q"][0]']
+            scalars.append(acc)
+        elif kind == "array":
+            v = new("x")
+            lines.append(f"{v} = np.array([{', '.join(scalar_expr() for _ in range(3))}])")
+            seqs[v] = _Seq(3, "array")
+        elif kind == "nested":
+            v = new("g")
+            lines.append(f"{v} = [[{scalar_expr()}, {scalar_expr()}], [{scalar_expr()}]]")
+            nested[v] = [_Seq(2), _Seq(1)]
+        elif kind == "alias":
+            src = draw(st.sampled_from(sorted(seqs)))
+            v = new("m")
+            view = seqs[src].kind == "array" and draw(st.booleans())
+            if view:
+                lines.append(f"{v} = {src}[1:]")
+                seqs[v] = _Seq(seqs[src].n - 1, "array")
+            else:
+                lines.append(f"{v} = {src}")
+                seqs[v] = seqs[src]
+        elif kind in ("setitem", "iadd"):
+            v = draw(st.sampled_from(sorted(seqs)))
+            if seqs[v].n == 0:
+                continue
+            i = draw(st.integers(-seqs[v].n, seqs[v].n - 1))
+            op = "=" if kind == "setitem" else "+="
+            lines.append(f"{v}[{i}] {op} {scalar_expr()}")
+        elif kind == "append" and lists:
+            v = draw(st.sampled_from(lists))
+            lines.append(f"{v}.append({scalar_expr()})")
+            seqs[v].n += 1
+        elif kind == "pop" and lists:
+            v = draw(st.sampled_from(lists))
+            if seqs[v].n == 0:
+                continue
+            w = new("s")
+            lines.append(f"{w} = {v}.pop()")
+            seqs[v].n -= 1
+            scalars.append(w)
+        elif kind == "sort" and lists:
+            v = draw(st.sampled_from(lists))
+            lines.append(f"{v}.{draw(st.sampled_from(['sort', 'reverse']))}()")
+        elif kind == "loop_read":
+            v, acc = draw(st.sampled_from(sorted(seqs))), new("s")
+            lines += [f"{acc} = 0.0", f"for e in {v}:", f"    {acc} = {acc} + e * {s()}"]
+            scalars.append(acc)
+        elif kind == "loop_write":
+            v = draw(st.sampled_from(sorted(seqs)))
+            lines += [f"for i in range(len({v})):", f"    {v}[i] = {v}[i] * {s()}"]
+        elif kind == "call_put":
+            v = draw(st.sampled_from(sorted(seqs)))
+            if seqs[v].n == 0:
+                continue
+            lines.append(f"put_first({v}, {scalar_expr()})")
+        elif kind == "call_push" and lists:
+            v = draw(st.sampled_from(lists))
+            lines.append(f"push({v}, {scalar_expr()})")
+            seqs[v].n += 1
+        elif kind == "call_take" and lists:
+            v = draw(st.sampled_from(lists))
+            if seqs[v].n == 0:
+                continue
+            w = new("s")
+            lines.append(f"{w} = take_last({v})")
+            seqs[v].n -= 1
+            scalars.append(w)
+        elif kind == "call_pure":
+            v, w = draw(st.sampled_from(sorted(seqs))), new("s")
+            if seqs[v].n == 0:
+                continue
+            lines.append(f"{w} = first_times({v}, {s()})")
+            scalars.append(w)
+        elif kind == "closure" and lists:
+            v, fn = draw(st.sampled_from(lists)), new("add")
+            lines += [f"def {fn}(u):", f"    {v}.append(u * {s()})", f"{fn}({scalar_expr()})"]
+            seqs[v].n += 1
+        elif kind == "read":
+            v, w = draw(st.sampled_from(sorted(seqs))), new("s")
+            if seqs[v].n == 0:
+                continue
+            lines.append(f"{w} = {v}[{draw(st.integers(0, seqs[v].n - 1))}] * {s()}")
+            scalars.append(w)
+        elif kind == "inner_append":
+            g = draw(st.sampled_from(sorted(nested)))
+            j = draw(st.integers(0, 1))
+            lines.append(f"{g}[{j}].append({scalar_expr()})")
+            nested[g][j].n += 1
+        elif kind == "inner_alias":
+            g, r = draw(st.sampled_from(sorted(nested))), new("r")
+            j = draw(st.integers(0, 1))
+            lines.append(f"{r} = {g}[{j}]")
+            seqs[r] = nested[g][j]
+    # read everything: every scalar, every element of every container (through any of its names)
+    terms = [f"{w} * {0.3 + 0.1 * k:.1f}" for k, w in enumerate(scalars)]
+    for v, seq in sorted(seqs.items()):
+        terms += [f"{v}[{i}]" for i in range(seq.n)]
+    for g, (p, q) in sorted(nested.items()):
+        terms += [f"{g}[0][{i}]" for i in range(p.n)] + [f"{g}[1][{i}]" for i in range(q.n)]
+    lines.append(f"return {' + '.join(terms)}")
+    a = draw(st.floats(0.3, 1.3))
+    return lines, a
+
+
+def build(lines):
+    _counter[0] += 1
+    filename = f"<random-aliasing-{_counter[0]}>"
+    source = "def prog(a):\n" + "".join(f"    {line}\n" for line in lines)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = dict(HELPERS)
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace["prog"], source
+
+
+def outcome(fn, a, mode):
+    """The derivative at ``a`` in ``mode``, or None when the transpiler refuses the program."""
+    try:
+        if mode == "reverse":
+            return float(differentiate(fn).grad(a))
+        return float(differentiate(fn, mode="forward").jvp((a,), (1.0,))[1])
+    except TranspileError:
+        return None
+
+
+@given(programs())
+def test_random_aliasing_program(program):
+    lines, a = program
+    fn, source = build(lines)
+    value = fn(a)                                   # the program runs in plain Python
+    assert np.isfinite(value)
+    expected = float(numeric_grad(lambda t: fn(np.float64(t)), a))
+    for mode in ("reverse", "forward"):
+        try:
+            got = outcome(fn, np.float64(a), mode)
+        except Exception as e:
+            raise AssertionError(f"{mode} mode raised {type(e).__name__}: {e}\nprogram:\n{source}") from None
+        if got is not None:
+            assert abs(got - expected) <= 1e-4 * (1 + abs(expected)), \
+                f"{mode} mode: {got} but finite differences give {expected}\nprogram:\n{source}"
