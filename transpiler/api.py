@@ -42,6 +42,7 @@ from runtime.rules.containers import restructure
 
 from .modes import again  # noqa: F401  (registers how generated code is read again)
 from .modes.split import transform_split
+from .modes.checkpoint_schedule import parse_budget
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -71,7 +72,8 @@ class Generated:
         return self.function(*args, **kwargs)
 
 
-def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", floats=(), optimized=True):
+def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", floats=(), optimized=True,
+              memory_budget=None):
     """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
 
     ``floats``: parameters known to hold Python floats, so the analysis treats them as 0-d.
@@ -79,6 +81,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
+    ctx.memory_budget = memory_budget        # callees are generated with the same budget
     core = normalize(ctx)
     outputs = output_names(core)
     pyfloats, elements = signature.split_floats(floats)
@@ -95,7 +98,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     else:
         name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
         seed = ctx.namer.claim("bout")
-        rev = reverse(ctx, core, info, names, preserve_result, name, seed)
+        rev = reverse(ctx, core, info, names, preserve_result, name, seed, memory_budget)
     specialised = 0
     if (pyfloats or elements) and mode == "reverse":   # Python floats: math instead of numpy (modes/floats.py)
         nums = _floats.pynums(core, pyfloats, list(walk_assigns(core.body)), info.ops, range_targets(core.body),
@@ -105,7 +108,8 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     stages = Stages(parsed=parsed.node, normalized=core)
     if optimized:      # optimize rewrites in place: the stage before it is regenerated if asked for
         again = weakly(fn)       # the stage must not keep fn alive (generated code lives as long as fn)
-        stages[mode] = Later(lambda: transform(again(), wrt, preserve_result, note, mode, floats, False).node)
+        stages[mode] = Later(lambda: transform(again(), wrt, preserve_result, note, mode, floats, False,
+                                               memory_budget).node)
     else:
         stages[mode] = copy_ast(rev)
     opt = optimize(rev, ctx) if optimized else rev
@@ -175,8 +179,11 @@ class _Transformer:
     def fn(self):
         return self._fn()
 
-    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=(), optimized=True):
+    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=(), optimized=True,
+            memory_budget=None):
         key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)
+        if memory_budget is not None:
+            key += (("memory_budget", memory_budget),)
         if mode != "reverse":
             key += (mode,)
         if floats:
@@ -192,12 +199,14 @@ class _Transformer:
                     "@differentiate ran"]
         try:
             if mode == "split":          # fwd/bwd pair (split.py)
-                gen = transform_split(self.fn, wrt, note)
+                extra = () if memory_budget is None else (memory_budget,)
+                gen = transform_split(self.fn, wrt, note, *extra)
             else:
-                gen = transform(self.fn, wrt, preserve_result, note, mode, floats, optimized)
+                gen = transform(self.fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget)
                 if getattr(gen, "specialised", 0):      # math can raise where numpy gives inf/nan
                     gen.function = _floats.run_with_fallback(
-                        gen.function, lambda: self.get(wrt, preserve_result, mode=mode, optimized=optimized))
+                        gen.function, lambda: self.get(wrt, preserve_result, mode=mode, optimized=optimized,
+                                                       memory_budget=memory_budget))
         except Unresolved as e:
             if ahead:
                 self.deferred = e.name
@@ -229,13 +238,14 @@ class _Transformer:
             self._indexed = signature.subscripted(self.fn)
         return signature.specialisation(bound.arguments, self._indexed)
 
-    def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True):
+    def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True, memory_budget=None):
         sig = None if kwargs else signature.key_of(args)
         if sig is not None:
-            fast = self.fast.get((_key(wrt), preserve_result, optimized, sig))
+            fast = self.fast.get((_key(wrt), preserve_result, optimized, sig, memory_budget))
             if fast is not None:            # this signature was checked before: run its variant
                 return fast(args, seed)
-        gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized)
+        gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized,
+                       memory_budget=memory_budget)
         self.check(gen, args, kwargs)
         if seed is not None:
             kwargs = dict(kwargs)
@@ -246,7 +256,7 @@ class _Transformer:
         if sig is not None:
             fast = signature.fast_call(gen, self.signature, len(args), preserve_result)
             if fast is not None:
-                self.fast[(_key(wrt), preserve_result, optimized, sig)] = fast
+                self.fast[(_key(wrt), preserve_result, optimized, sig, memory_budget)] = fast
         return out
 
 
@@ -275,6 +285,8 @@ def _transformer(fn):
     if isinstance(fn, Differentiable):
         return fn._t
     if isinstance(fn, GradientFunction) and fn._kind == "grad":
+        if fn._budget is not None:
+            raise _checkpointed_again(fn._t.fn)
         fn = fn.function       # grad(grad(f)): transform the generated gradient's own source
     t = _TRANSFORMERS.get(fn)
     if t is None:
@@ -282,18 +294,32 @@ def _transformer(fn):
     return t
 
 
+def _checkpointed_again(fn):
+    """The error for grad(grad(f, memory_budget=...)): higher order needs a recorded loop."""
+    code = fn.__code__
+    return TranspileError(f"the gradient of {fn.__qualname__}() with memory_budget cannot be differentiated "
+                          "again: its checkpointed loops recompute their trips at run time",
+                          code.co_filename, code.co_firstlineno,
+                          hint=f"differentiate the function itself twice without a budget "
+                               f"(grad(grad({fn.__name__})) or hvp({fn.__name__}, ...))")
+
+
 class Differentiable:
     """A function with its generated gradient attached (what ``@differentiate`` returns)."""
 
-    def __init__(self, fn, wrt=0, mode="reverse"):
+    def __init__(self, fn, wrt=0, mode="reverse", memory_budget=None):
         if mode not in ("reverse", "forward"):
             raise ValueError(f"mode={mode!r}: use mode='reverse' or mode='forward'")
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._wrt = wrt
         self._mode = mode
+        self._budget = parse_budget(memory_budget)
+        if self._budget is not None and mode == "forward":
+            raise ValueError("memory_budget bounds what reverse mode keeps for its adjoint; "
+                             "forward mode keeps nothing: drop it or use mode='reverse'")
         self._t = _transformer(fn)
-        self._t.get(wrt, False, ahead=True, mode=mode)
+        self._t.get(wrt, False, ahead=True, mode=mode, memory_budget=self._budget)
 
     def __call__(self, *args, **kwargs):
         if interop.has_tensor(args, kwargs):  # runtime tensors: one recorded op (interop.py)
@@ -302,15 +328,15 @@ class Differentiable:
 
     def grad(self, *args, **kwargs):
         """The gradient(s) with respect to ``wrt`` at these arguments."""
-        return self._t.call(self._wrt, False, args, kwargs)
+        return self._t.call(self._wrt, False, args, kwargs, memory_budget=self._budget)
 
     def value_and_grad(self, *args, **kwargs):
-        g, value = self._t.call(self._wrt, True, args, kwargs)
+        g, value = self._t.call(self._wrt, True, args, kwargs, memory_budget=self._budget)
         return value, g
 
     def vjp(self, *args, **kwargs):
         """``(value, pullback)``; ``pullback(cotangent)`` gives the gradient(s)."""
-        return _split_vjp(self._t, self._wrt, args, kwargs)
+        return _split_vjp(self._t, self._wrt, args, kwargs, self._budget)
 
     def jvp(self, primals, tangents):
         """Forward mode: ``(value, directional derivative)`` along ``tangents`` (one per wrt)."""
@@ -321,12 +347,13 @@ class Differentiable:
         """The generated module (what ``grad`` runs; the tangent code for mode="forward")."""
         if self._mode == "forward":
             return self._t.get(self._wrt, False, mode="forward").source
-        gen = self._t.cache.get((_key(self._wrt), False))
+        key = (_key(self._wrt), False) + ((("memory_budget", self._budget),) if self._budget else ())
+        gen = self._t.cache.get(key)
         if gen is None:
             if self._t.deferred is not None:
                 return (f"# not generated yet: `{self._t.deferred}` was not defined when "
                         "@differentiate ran;\n# the gradient is generated on first use.\n")
-            gen = self._t.get(self._wrt, False)
+            gen = self._t.get(self._wrt, False, memory_budget=self._budget)
         return gen.source
 
     def show(self, *args, **kwargs):
@@ -335,7 +362,7 @@ class Differentiable:
         if not (args or kwargs) or self._mode == "forward":
             print(self.source, end="")
             return
-        gen = self._t.get(self._wrt, False, floats=self._t.floats(args, kwargs))
+        gen = self._t.get(self._wrt, False, floats=self._t.floats(args, kwargs), memory_budget=self._budget)
         print(gen.source, end="")
 
     def __get__(self, instance, owner=None):
@@ -346,7 +373,7 @@ class Differentiable:
     def __reduce__(self):
         if importable(self):
             return self.__qualname__
-        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, carried(self._t))
+        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, carried(self._t), self._budget)
 
     def __repr__(self):
         return f"<differentiable {self.__qualname__} wrt={self._wrt!r}>"
@@ -386,17 +413,19 @@ class _BoundDifferentiable:
         self._d.show(*((self._self,) + args if args or kwargs else ()), **kwargs)
 
 
-def differentiate(fn=None, *, wrt=0, mode="reverse"):
+def differentiate(fn=None, *, wrt=0, mode="reverse", memory_budget=None):
     """Decorator: attach a generated gradient to ``fn`` (``@differentiate`` or ``@differentiate(wrt=...)``).
 
     For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
+    ``memory_budget`` (bytes, or a string such as "8MB") checkpoints loops to stay within it.
     """
     if fn is None:
-        return lambda f: differentiate(f, wrt=wrt, mode=mode)
+        return lambda f: differentiate(f, wrt=wrt, mode=mode, memory_budget=memory_budget)
     if inspect.ismethod(fn) and inspect.isfunction(fn.__func__):
         # a bound method (model.__call__): wrt counts the visible parameters, self is fixed
-        return _BoundDifferentiable(Differentiable(fn.__func__, wrt=_past_self(wrt), mode=mode), fn.__self__)
-    return Differentiable(fn, wrt=wrt, mode=mode)
+        return _BoundDifferentiable(Differentiable(fn.__func__, wrt=_past_self(wrt), mode=mode,
+                                                   memory_budget=memory_budget), fn.__self__)
+    return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget)
 
 
 def _past_self(wrt):
@@ -422,8 +451,9 @@ class GradientFunction:
     one extra positional argument after ``f``'s own.
     """
 
-    def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False):
+    def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False, memory_budget=None):
         self._given = (f, wrt)
+        self._budget = parse_budget(memory_budget)
         f, self._self, wrt = _unbind(f, wrt)
         self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
         self._optimized, self._check_dims = optimized, check_dims
@@ -433,7 +463,8 @@ class GradientFunction:
         self.__name__ = f"{prefix}{fn.__name__}"
         self.__qualname__ = self.__name__
         self.__doc__ = f"{kind} of {fn.__qualname__} with respect to {wrt!r} (generated by adjoin)."
-        self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True, optimized=optimized)
+        self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True, optimized=optimized,
+                    memory_budget=self._budget)
 
     @property
     def function(self):
@@ -443,17 +474,18 @@ class GradientFunction:
 
     def _generated(self):
         return self._t.get(self._wrt, self._preserve or self._kind == "value_and_grad",
-                           optimized=self._optimized)
+                           optimized=self._optimized, memory_budget=self._budget)
 
     def __call__(self, *args, **kwargs):
         if self._self is not None:
             args = (self._self,) + args
         if self._kind == "value_and_grad":
-            g, value = self._t.call(self._wrt, True, args, kwargs)
+            g, value = self._t.call(self._wrt, True, args, kwargs, memory_budget=self._budget)
             return value, g
         args, seed = tangent_compat.split_seed(self._t.signature, args, kwargs)
         keep = self._preserve or self._check_dims
-        out = self._t.call(self._wrt, keep, args, kwargs, seed=seed, optimized=self._optimized)
+        out = self._t.call(self._wrt, keep, args, kwargs, seed=seed, optimized=self._optimized,
+                           memory_budget=self._budget)
         if not keep:
             return out
         g, value = out
@@ -469,23 +501,23 @@ class GradientFunction:
 
     def __reduce__(self):
         return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims,
-                                         carried(self._t)))
+                                         carried(self._t), self._budget))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
-def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=()):
+def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=(), memory_budget=None):
     attach(sources)
-    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims)
+    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget)
 
 
-def _rebuild_differentiable(fn, wrt, mode, sources):
+def _rebuild_differentiable(fn, wrt, mode, sources, memory_budget=None):
     attach(sources)
-    return Differentiable(fn, wrt=wrt, mode=mode)
+    return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget)
 
 
-def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0):
+def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0, memory_budget=None):
     """The gradient of ``f`` as a function of the same arguments (plus an optional seed).
 
     Accepts Tangent's ``tangent.grad`` arguments with the same meaning:
@@ -493,17 +525,18 @@ def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verb
     ``wrt=(0, 1)``); ``optimized=False`` skips the clean-up pass; ``check_dims=True`` raises
     unless the output has the seed's shape (a scalar when no seed is passed); ``verbose=1``
     prints the generated code, ``verbose=2`` every stage.  A tuple ``wrt`` always returns a
-    tuple of gradients.
+    tuple of gradients.  ``memory_budget`` (bytes, or "512KB", "8MB", "1.5GB") checkpoints
+    loops so what the gradient keeps for its adjoint stays within it (README "Bounded memory").
     """
-    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims)
+    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget)
     if verbose:
         tangent_compat.show_stages(g._generated(), verbose)
     return g
 
 
-def value_and_grad(f, wrt=0, verbose=0):
+def value_and_grad(f, wrt=0, verbose=0, memory_budget=None):
     """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep."""
-    g = GradientFunction(f, wrt, False, "value_and_grad")
+    g = GradientFunction(f, wrt, False, "value_and_grad", memory_budget=memory_budget)
     if verbose:
         print(g.source, end="")
     return g
@@ -538,17 +571,17 @@ def jvp(f, primals, tangents, wrt=None):
     return _jvp(_transformer(f), wrt, primals, tangents)
 
 
-def vjp(f, *args, wrt=0, **kwargs):
+def vjp(f, *args, wrt=0, memory_budget=None, **kwargs):
     """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
     f, bound, wrt = _unbind(f, wrt)
     if bound is not None:
         args = (bound,) + args
-    return _split_vjp(_transformer(f), wrt, args, kwargs)
+    return _split_vjp(_transformer(f), wrt, args, kwargs, parse_budget(memory_budget))
 
 
-def _split_vjp(t, wrt, args, kwargs):
+def _split_vjp(t, wrt, args, kwargs, memory_budget=None):
     """One forward sweep now; the pullback runs only the backward on what it saved."""
-    pair = t.get(wrt, False, mode="split")
+    pair = t.get(wrt, False, mode="split", memory_budget=memory_budget)
     t.check(pair, args, kwargs)
     value, saved = pair.forward(*args, **kwargs)
 

@@ -157,12 +157,13 @@ def _entry_for(d, args, kwargs):
     wrt = tuple(i for i, k in enumerate(kinds) if k == "f")
     if not wrt or _reads_variables(t.fn, pos):
         return None
-    key = (len(pos), tuple(kinds), tuple(sorted(kw)))
+    budget = getattr(getattr(d, "_d", d), "_budget", None)     # memory_budget: checkpointed loops
+    key = (len(pos), tuple(kinds), tuple(sorted(kw)), budget)
     cache = _CACHE.setdefault(t, {})
     entry = cache.get(key)
     if entry is None:
         try:
-            entry = _Entry(t, wrt, len(pos))
+            entry = _Entry(t, wrt, len(pos), budget)
         except TranspileError:
             entry = None
         cache[key] = entry
@@ -217,11 +218,11 @@ _KW = "_adjoin_call"
 class _Entry:
     """One function + argument structure: its generated gradient and the Rules that record it."""
 
-    def __init__(self, transformer, wrt, npos):
+    def __init__(self, transformer, wrt, npos, memory_budget=None):
         self.t = transformer
         self.wrt = wrt
         spec = wrt[0] if len(wrt) == 1 else wrt
-        gen = transformer.get(spec, False)
+        gen = transformer.get(spec, False, memory_budget=memory_budget)
         self.gen = gen
         self.grad_fn = gen.function
         self.seed_name = gen.seed_name
@@ -232,7 +233,7 @@ class _Entry:
             if self.connected[k]:
                 vjps[i] = self._make_vjp(k)
         fn = transformer.fn
-        self.pair = _split_pair(transformer, spec)
+        self.pair = _split_pair(transformer, spec, memory_budget)
         forward = self.pair.forward if self.pair is not None else None
 
         def impl(*vals, **kwargs):
@@ -302,14 +303,14 @@ class _Entry:
         return tuple(results)
 
 
-def _split_pair(transformer, spec):
+def _split_pair(transformer, spec, memory_budget=None):
     """The generated forward/backward pair, or None (not available, or not generated)."""
     try:
         from .modes import split  # noqa: F401  (the pair generator)
     except ImportError:
         return None
     try:
-        return transformer.get(spec, False, mode="split")
+        return transformer.get(spec, False, mode="split", memory_budget=memory_budget)
     except TranspileError:
         return None
 

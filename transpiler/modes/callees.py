@@ -48,8 +48,8 @@ class _Proxy:
 
     _adjoin_callee = True
 
-    def __init__(self, fn, wrt, role):
-        self.fn, self.wrt, self.role = fn, wrt, role
+    def __init__(self, fn, wrt, role, memory_budget=None):
+        self.fn, self.wrt, self.role, self.memory_budget = fn, wrt, role, memory_budget
         self.__name__ = {"forward": "fwd_", "backward": "bwd_", "jvp": "jvp_"}[role] + label(fn)
         self.__qualname__ = self.__name__
         self.__module__ = __name__
@@ -58,7 +58,7 @@ class _Proxy:
     def generated(self):
         """The callee's Split (forward/backward) or tangent Generated (jvp)."""
         mode = "forward" if self.role == "jvp" else "split"
-        return transformer(self.fn).get(self.wrt, False, mode=mode)
+        return transformer(self.fn).get(self.wrt, False, mode=mode, memory_budget=self.memory_budget)
 
     def function_node(self):
         gen = self.generated()
@@ -92,11 +92,12 @@ class _Proxy:
 _PROXIES = {}
 
 
-def proxy(fn, wrt, role):
-    key = (fn, wrt, role)
+def proxy(fn, wrt, role, memory_budget=None):
+    """The callee's generated function; with a budget, its loops are checkpointed too."""
+    key = (fn, wrt, role, memory_budget)
     p = _PROXIES.get(key)
     if p is None:
-        p = _PROXIES[key] = _Proxy(fn, wrt, role)
+        p = _PROXIES[key] = _Proxy(fn, wrt, role, memory_budget)
     return p
 
 
@@ -107,7 +108,7 @@ def prepare(ctx, node, fn, wrt, mode):
         return
     _IN_PROGRESS.add(key)
     try:
-        proxy(fn, wrt, "jvp" if mode == "forward" else "forward").generated()
+        proxy(fn, wrt, "jvp" if mode == "forward" else "forward", getattr(ctx, "memory_budget", None)).generated()
     except TranspileError as e:
         where = f"{e.filename}:{e.lineno}"
         name = fn.__qualname__

@@ -218,7 +218,10 @@ def function_def(name, args, body, lineno):
     return fix_locations(fn)
 
 
-def reverse(ctx, core, info, wrt, preserve_result, name, seed_name):
-    """The gradient FunctionDef ``name(params..., seed_name=...)`` for core function ``core``."""
-    return Reverse(ctx, core, info, wrt, preserve_result, name, seed_name).run()
+def reverse(ctx, core, info, wrt, preserve_result, name, seed_name, memory_budget=None):
+    """The gradient FunctionDef ``name(params..., seed_name=...)`` for core function ``core``;
+    with ``memory_budget`` (bytes), loops are checkpointed (checkpoint.py)."""
+    rev = Reverse(ctx, core, info, wrt, preserve_result, name, seed_name)
+    rev.memory_budget = memory_budget
+    return rev.run()
 

@@ -11,7 +11,7 @@ import copy
 
 from ..analysis import reuse
 from ..core.ir import comment, walk_assigns
-from . import stacks
+from . import checkpoint, stacks
 
 __all__ = ["ControlFlow"]
 
@@ -115,6 +115,8 @@ class ControlFlow:
 
         Returns the primal statements (the loop, extended with its pushes and trip count).
         """
+        if checkpoint.applies(self, s):       # memory_budget: snapshots and recomputation instead
+            return checkpoint.loop(self, s, out, has)
         info = self.info
         carried = set(getattr(s, "_carried", ()))
         local = {x.targets[0].id for x in walk_assigns(s.body)} - carried

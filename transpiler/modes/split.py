@@ -92,11 +92,12 @@ def _params(args):
     return names
 
 
-def transform_split(fn, wrt=0, note=None):
+def transform_split(fn, wrt=0, note=None, memory_budget=None):
     """Generate the split pair of ``fn`` with respect to ``wrt``.  Raises TranspileError or Unresolved."""
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
+    ctx.memory_budget = memory_budget        # callees are generated with the same budget
     core = normalize(ctx)
     info = analyze(core, names, output_names(core))
     fname = ctx.namer.claim(f"fwd_{callees.label(fn)}")
@@ -104,8 +105,10 @@ def transform_split(fn, wrt=0, note=None):
     seed = ctx.namer.claim("bout")
     saved = ctx.namer.claim("saved")
     for role, name in (("forward", fname), ("backward", bname)):
-        ctx._by_id[id(callees.proxy(parsed.fn, names, role))] = name   # recursion calls itself by name
+        ctx._by_id[id(callees.proxy(parsed.fn, names, role, memory_budget))] = name   # recursion calls itself by name
     rev = Reverse(ctx, core, info, names, False, bname, seed)
+    rev.memory_budget = memory_budget
+    rev.repeatable = True          # a pullback may run again: checkpointed loops keep their snapshots
     sw = rev.sweeps()
     sw.adjoint = copy.deepcopy(sw.adjoint)      # the sweeps share nodes (an `if`'s test): the
     sw.primal = copy.deepcopy(sw.primal)        # two functions are optimized separately
