@@ -37,7 +37,6 @@ from .core.astutil import copy_ast
 from .core.stages import Later, Stages
 from .core.ir import walk_assigns
 from .analysis.activity import range_targets
-from .analysis.reuse import resolver
 from runtime.rules.containers import restructure
 
 from .modes import again  # noqa: F401  (registers how generated code is read again)
@@ -104,7 +103,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
         nums = _floats.pynums(core, pyfloats, list(walk_assigns(core.body)), info.ops, range_targets(core.body),
                               elements)
         if nums:
-            specialised = _floats.to_math(rev, ctx, nums, resolver(ctx))
+            specialised = _floats.to_math(rev, ctx, nums, ctx.resolve)
     stages = Stages(parsed=parsed.node, normalized=core)
     if optimized:      # optimize rewrites in place: the stage before it is regenerated if asked for
         again = weakly(fn)       # the stage must not keep fn alive (generated code lives as long as fn)

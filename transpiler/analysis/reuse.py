@@ -19,7 +19,6 @@ import ast
 import numpy as np
 
 from ..core.astutil import copy_ast, walk
-from ..core.ir import MISSING
 
 __all__ = ["Available"]
 
@@ -106,19 +105,6 @@ class _Sub(ast.NodeTransformer):
         return call if name is None else ast.copy_location(ast.Name(name, ast.Load()), call)
 
 
-def resolver(ctx):
-    """``resolve(func_node) -> object or None`` for names in generated code."""
-    def resolve(func):
-        if isinstance(func, ast.Name):
-            if func.id in ctx.injected:
-                return ctx.injected[func.id]
-            v = ctx.parsed.scope.lookup(func.id)
-            return None if v is MISSING else v
-        if isinstance(func, ast.Attribute):
-            base = resolve(func.value)
-            return getattr(base, func.attr, None) if base is not None else None
-        return None
-    return resolve
 
 
 

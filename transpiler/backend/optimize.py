@@ -16,7 +16,7 @@ from runtime.rules import registry
 
 from . import peephole
 from ..core.astutil import fix_locations, walk
-from ..core.ir import COMMENT, MISSING
+from ..core.ir import COMMENT
 
 __all__ = ["optimize"]
 
@@ -296,17 +296,7 @@ def _as_ifexp(body):
 
 def optimize(fn, ctx):
     """Simplify the generated FunctionDef ``fn`` in place and return it."""
-    def resolve(func):
-        if isinstance(func, ast.Name):
-            if func.id in ctx.injected:
-                return ctx.injected[func.id]
-            v = ctx.parsed.scope.lookup(func.id)
-            return None if v is MISSING else v
-        if isinstance(func, ast.Attribute):
-            base = resolve(func.value)
-            return getattr(base, func.attr, None) if base is not None else None
-        return None
-
+    resolve = ctx.resolve
     fn = _Fold(resolve).visit(fn)
     peephole.tidy(fn, resolve)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}

@@ -72,6 +72,18 @@ class Context:
     def error(self, message, node=None, hint=None):
         return self.parsed.error(message, node, hint)
 
+    def resolve(self, func):
+        """The object a name or attribute chain of generated code stands for (None: not known)."""
+        if isinstance(func, ast.Name):
+            if func.id in self.injected:
+                return self.injected[func.id]
+            v = self.parsed.scope.lookup(func.id)
+            return None if v is MISSING else v
+        if isinstance(func, ast.Attribute):
+            base = self.resolve(func.value)
+            return getattr(base, func.attr, None) if base is not None else None
+        return None
+
     def ref(self, obj, preferred):
         """A Name node that evaluates to ``obj`` in the generated function."""
         key = id(obj)

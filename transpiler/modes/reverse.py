@@ -63,7 +63,7 @@ class Reverse(ControlFlow, StatementAdjoints):
     def resolve(self, func):
         """The object a function expression of the generated code stands for (or None)."""
         if self._resolve is None:
-            self._resolve = reuse.resolver(self.ctx)
+            self._resolve = self.ctx.resolve
         return self._resolve(func)
 
     def is_scatter(self, expr):
