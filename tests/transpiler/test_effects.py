@@ -586,13 +586,22 @@ def default_array_read_only(x, w=np.array([1.0, 2.0, 3.0])):  # noqa: B008
     return np.sum(w * x * x)
 
 
+def item_read_after_iadd(x):
+    acc = [np.zeros(3)]
+    acc.append(x * 0.5)
+    acc[0] += x
+    r = acc[0]                      # read after the change: sees it, as in Python
+    return np.sum(r * x) + np.sum(acc[1] * x)
+
+
 STOP18_CASES = [
     (dict_argument_keys, (X,), 0), (dict_argument_passed, (X,), 0), (dict_argument_int_keys, (X,), 0),
     (dict_argument_items, (X,), 0), (global_dict_int_keys, (X,), 0), (dict_from_call_keys, (X,), 0),
     (tuple_argument_items, (X,), 0), (comprehension_then_append, (X,), 0),
     (list_copy_method_then_append, (X,), 0), (dict_copy_method_then_set, (X,), 0),
     (fresh_arrays_list_iadd, (V,), 0), (fresh_arrays_dict_iadd, (V,), 0), (fresh_array_in_list_closure, (V,), 0),
-    (rows_read_then_written, (V,), 0), (swap_items_1d, (V,), 0), (default_array_read_only, (V,), 0)]
+    (rows_read_then_written, (V,), 0), (swap_items_1d, (V,), 0), (default_array_read_only, (V,), 0),
+    (item_read_after_iadd, (V,), 0)]
 
 
 CASES = [(f, (X,), 0) for f in (
@@ -1053,6 +1062,25 @@ def dict_holds_list_then_appended(a):
     return d["k"][-1] * a
 
 
+def item_read_then_iadd(x):
+    acc = [np.zeros(3)]
+    acc.append(x * 0.5)
+    r = acc[0]                      # the array itself: `+=` below changes r too
+    acc[0] += x
+    return np.sum(r * x) + np.sum(acc[1])
+
+
+def item_read_then_iadd_in_loop(x):
+    acc = [np.zeros(3)]
+    acc.append(x * 0.5)
+    r = acc[0]
+    s = 0.0
+    for i in range(2):
+        s = s + np.sum(r * x)       # on the second trip r has changed
+        acc[0] += x
+    return s
+
+
 STOP18_REFUSED = [
     (list_item_iadd_array, (V,), "in place"), (list_item_imul_array, (V,), "in place"),
     (dict_item_iadd_array, (V,), "in place"), (same_array_twice_iadd, (V,), "in place"),
@@ -1070,7 +1098,8 @@ STOP18_REFUSED = [
     (global_list_appended, (X,), "module-level list"), (global_array_filled, (V,), "module-level ndarray"),
     (callee_writes_global, (X,), "`G_LIST`"), (callee_appends_global, (X,), "`G_LIST`"),
     (closure_returns_outer_list, (X,), "shares"), (nested_writes_list_argument, (X,), "shares"),
-    (dict_holds_list_then_appended, (X,), "shares"),
+    (dict_holds_list_then_appended, (X,), "shares"), (item_read_then_iadd, (V,), "in place"),
+    (item_read_then_iadd_in_loop, (V,), "in place"),
 ]
 
 

@@ -24,6 +24,8 @@ import numpy as np
 
 from runtime.rules.containers import append_at, keys_of, setitem
 
+from .emitter import _COPIES, _VIEWS
+
 __all__ = ["prune_checks"]
 
 _PURE = {float, int, abs, pow, round, len, builtins.sum, isinstance, keys_of}   # results are new values
@@ -44,7 +46,6 @@ def _is_check(call):
 
 def _pure(fn, call):
     """A call that makes a new value from its arguments (never one of them, nor a view)."""
-    from .emitter import _COPIES, _VIEWS
     try:
         if fn in _PURE:
             return True
@@ -175,7 +176,7 @@ def _own_versions(facts, family):
     return True
 
 
-def _item_safe(facts, container):
+def _item_safe(facts, container, at, own):
     family = facts.family(container)
     if not _own_versions(facts, family):
         return False
@@ -193,8 +194,25 @@ def _item_safe(facts, container):
     for r, value in facts.reads_of(family):   # an item read is only computed with, never kept
         if not isinstance(value.slice, (ast.Name, ast.Constant)):
             return False            # a slice of a list is a new list holding the same items
-        if any(role not in ("arith", "read", "check") for _, role, _ in facts.uses.get(r, ())):
-            return False
+    return _reads_dead(facts, family, at, ("arith", "read", "check"), own)
+
+
+def _reads_dead(facts, family, at, roles, own=None):
+    """No item ``r = m[i]`` of the family read before position ``at`` is used after it (nor on a
+    later trip of a loop around ``at``), and every use of one is in ``roles`` (``own``: the item
+    the checked ``+=`` itself reads and combines)."""
+    for r, _ in facts.reads_of(family):
+        if r == own:
+            continue
+        for defined, _ in facts.defs[r]:
+            for pos, role, _ in facts.uses.get(r, ()):
+                if role not in roles:
+                    return False    # kept or passed on: it may be read after the change
+                if defined < at < pos:
+                    return False    # read again after the change
+                if any(first <= at <= last and not first <= defined <= last and first <= pos <= last
+                       for first, last in facts.loops):
+                    return False    # read again on the loop's next trip
     return True
 
 
@@ -211,18 +229,7 @@ def _name_safe(facts, name):
 
 
 def _row_safe(facts, array, at):
-    family = facts.family(array)
-    for r, _ in facts.reads_of(family):
-        for defined, _ in facts.defs[r]:
-            for pos, role, _ in facts.uses.get(r, ()):
-                if role not in ("arith", "read", "check", "return"):
-                    return False    # the row is kept or passed on: it may be read after the write
-                if defined < at < pos:
-                    return False    # read again after the write
-                if any(first <= at <= last and not first <= defined <= last and first <= pos <= last
-                       for first, last in facts.loops):
-                    return False    # read again on the loop's next trip
-    return True
+    return _reads_dead(facts, facts.family(array), at, ("arith", "read", "check", "return"))
 
 
 def prune_checks(core):
@@ -234,7 +241,7 @@ def prune_checks(core):
         if None in names:
             continue
         if kind == "item":
-            safe = _item_safe(facts, names[1])
+            safe = _item_safe(facts, names[1], at, names[0])
         elif kind == "name":
             safe = _name_safe(facts, names[0])
         else:
