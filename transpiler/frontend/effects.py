@@ -13,10 +13,14 @@ whole callee:
   with a local value is refused, since adjoin would not see the change.
 * numpy functions that write into an argument (``np.copyto``, ``np.put``, ``np.add.at``, an
   ``out`` passed by position...): refused.
+* mutating methods inside an expression (``z = l.append(v)``, a lambda's body), module-level
+  containers changed by a bound method (``G.append(v)``) or by a callee: refused.
 * ``l[i] += v`` and ``x += v`` whose object may be seen elsewhere: Python changes an array
   (or list, dict) in place there, while adjoin makes a new value.  Whether the object is
   mutable is known only when the code runs, so ``in_place_guard`` emits a check that raises
-  the located TranspileError then (floats, which ``+=`` rebinds, pass).
+  the located TranspileError then (floats, which ``+=`` rebinds, pass); so does
+  ``row_view_guard`` before a write into a 2-d array a row of which was read (a view).
+  aliasing.py removes every check the whole function shows to be unnecessary.
 """
 
 import ast
@@ -281,8 +285,9 @@ class RunCheck:
 
 def _emit_check(norm, test, error, args, node, kind):
     obj = RunCheck(test, error)
-    obj.kind = kind             # "item", "name" or "row": what prune_checks may prove safe
-    call = ast.copy_location(ast.Call(norm.ctx.ref(obj, "check"), list(args), []), node)
+    obj.kind = kind             # "item", "name" or "row": what aliasing.prune_checks may prove safe
+    name = "row_view_check" if kind == "row" else "in_place_check"
+    call = ast.copy_location(ast.Call(norm.ctx.ref(obj, name), list(args), []), node)
     call._prim = obj
     norm.emit(ast.Expr(call), node)
 
@@ -301,7 +306,7 @@ def in_place_guard(norm, old, op, node, container=None, why="that object may als
         """`x op= v` would change x in place"""
         if isinstance(holder, np.ndarray) or not hasattr(type(value), method):
             return None
-        return type(value).__name__
+        return "array" if isinstance(value, np.ndarray) else type(value).__name__
 
     def error(kind):
         return norm.error(f"`{text}` changes {'an' if kind[0] in 'aeiou' else 'a'} {kind} in place, and {why}, "
