@@ -153,6 +153,15 @@ def mutated_parameters(fn, _depth=0):
     return changed
 
 
+def _read_here(norm, name):
+    """Does the function read module-level ``name`` other than to change it (``G.append(v)``)?
+    A global only written (a log, a call counter) cannot change the gradient."""
+    changed = {id(n.func.value) for n in ast.walk(norm.parsed.node) if isinstance(n, ast.Call)
+               and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATING}
+    return any(isinstance(n, ast.Name) and n.id == name and id(n) not in changed
+               for n in ast.walk(norm.parsed.node))
+
+
 def check_call(norm, fn, node):
     """Refuse a call whose effect on its arguments adjoin would not see."""
     for k in node.keywords:
@@ -176,11 +185,13 @@ def check_call(norm, fn, node):
         raise norm.error(f"{why}, changing an array in place, which adjoin cannot follow", node,
                          "compute a new array instead (np.where, np.concatenate, x.copy() then `x[i] = v`)")
     owner = getattr(fn, "__self__", None)
-    if getattr(fn, "__name__", None) in MUTATING and isinstance(owner, (list, dict, set, np.ndarray)):
+    if getattr(fn, "__name__", None) in MUTATING and isinstance(owner, (list, dict, set, np.ndarray)) \
+            and _read_here(norm, _root(node.func)):
         raise norm.error(f"`{ast.unparse(node.func)}(...)` changes a module-level {type(owner).__name__} in "
                          "place, which adjoin cannot follow", node,
                          "keep the values in a local variable and return them")
-    outside = sorted(c[len(_OUTSIDE):] for c in mutated_parameters(fn) if c.startswith(_OUTSIDE))
+    outside = sorted(c[len(_OUTSIDE):] for c in mutated_parameters(fn)
+                     if c.startswith(_OUTSIDE) and _read_here(norm, c[len(_OUTSIDE):]))
     if outside:
         raise norm.error(f"{fn.__name__}() changes `{outside[0]}` in place, a module global or a variable of an "
                          "enclosing function, and adjoin cannot follow a change made inside another function",
@@ -248,11 +259,16 @@ def _writes_argument(fn, node):
         return None
     if (getattr(fn, "__module__", None) or "").startswith("numpy"):
         try:
-            params = list(inspect.signature(fn).parameters)
+            params = list(inspect.signature(fn).parameters.values())
         except (TypeError, ValueError):
             return None
-        if "out" in params and params.index("out") < len(node.args):
-            return f"np.{fn.__name__}()'s argument {params.index('out') + 1} is its `out=` array"
+        positional = []
+        for p in params:            # those an argument given by position can reach (not after *args)
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                break
+            positional.append(p.name)
+        if "out" in positional and positional.index("out") < len(node.args):
+            return f"np.{fn.__name__}()'s argument {positional.index('out') + 1} is its `out=` array"
     return None
 
 
