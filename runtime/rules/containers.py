@@ -96,12 +96,20 @@ def zeros_tree(x):
     return np.zeros_like(x)
 
 
+def _at_write(x, idx):
+    """``l[-1] = v``'s slot counted from the end of ``l`` as it was then: the cotangent may be
+    longer by the time it comes back (an append after the write)."""
+    if isinstance(x, list) and isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) and idx < 0:
+        return int(idx) + len(x)
+    return idx
+
+
 def setitem_vjp_x(g, ans, x, idx, v):
-    return setitem(g, idx, 0.0)
+    return setitem(g, _at_write(x, idx), 0.0)
 
 
 def setitem_vjp_v(g, ans, x, idx, v):
-    return unbroadcast(slot(g, idx, v), v)
+    return unbroadcast(slot(g, _at_write(x, idx), v), v)
 
 
 def setitem_jvp_x(t, ans, x, idx, v):
