@@ -14,6 +14,7 @@ from .core.errors import TranspileError
 from .frontend.carried import attach, carried
 from .modes import again  # noqa: F401  (registers how generated code is read again)
 from .modes.checkpoint_schedule import parse_budget
+from .jit import require_numba
 from .generate import Generated, transform  # noqa: F401  (public names of this module)
 from .variants import _Transformer, run_jvp, split_vjp, transformer as _transformer  # noqa: F401
 from .differentiable import (Differentiable, _BoundDifferentiable, _past_self,  # noqa: F401
@@ -48,8 +49,12 @@ class GradientFunction:
     one extra positional argument after ``f``'s own.
     """
 
-    def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False, memory_budget=None):
+    def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False, memory_budget=None,
+                 jit=False):
         self._given = (f, wrt)
+        self._jit = bool(jit)
+        if self._jit:
+            require_numba()
         self._budget = parse_budget(memory_budget)
         f, self._self, wrt = _unbind(f, wrt)
         self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
@@ -86,12 +91,12 @@ class GradientFunction:
         if self._self is not None:
             args = (self._self,) + args
         if self._kind == "value_and_grad":
-            g, value = self._t.call(self._wrt, True, args, kwargs, memory_budget=self._budget)
+            g, value = self._t.call(self._wrt, True, args, kwargs, memory_budget=self._budget, jit=self._jit)
             return value, g
         args, seed = tangent_compat.split_seed(self._t.signature, args, kwargs)
         keep = self._preserve or self._check_dims
         out = self._t.call(self._wrt, keep, args, kwargs, seed=seed, optimized=self._optimized,
-                           memory_budget=self._budget)
+                           memory_budget=self._budget, jit=self._jit)
         if not keep:
             return out
         g, value = out
@@ -107,18 +112,20 @@ class GradientFunction:
 
     def __reduce__(self):
         return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims,
-                                         carried(self._t), self._budget))
+                                         carried(self._t), self._budget, self._jit))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
-def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=(), memory_budget=None):
+def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=(), memory_budget=None,
+             jit=False):
     attach(sources)
-    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget)
+    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget, jit)
 
 
-def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0, memory_budget=None):
+def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0, memory_budget=None,
+         jit=False):
     """The gradient of ``f`` as a function of the same arguments (plus an optional seed).
 
     Accepts Tangent's ``tangent.grad`` arguments with the same meaning:
@@ -128,16 +135,17 @@ def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verb
     prints the generated code, ``verbose=2`` every stage.  A tuple ``wrt`` always returns a
     tuple of gradients.  ``memory_budget`` (bytes, or "512KB", "8MB", "1.5GB") checkpoints
     loops so what the gradient keeps for its adjoint stays within it (README "Bounded memory").
+    ``jit=True`` compiles the gradient with numba (README "JIT"; needs ``pip install adjoin[jit]``).
     """
-    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget)
+    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget, jit)
     if verbose:
         tangent_compat.show_stages(g._generated(), verbose)
     return g
 
 
-def value_and_grad(f, wrt=0, verbose=0, memory_budget=None):
-    """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep."""
-    g = GradientFunction(f, wrt, False, "value_and_grad", memory_budget=memory_budget)
+def value_and_grad(f, wrt=0, verbose=0, memory_budget=None, jit=False):
+    """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep (``jit``: as for grad)."""
+    g = GradientFunction(f, wrt, False, "value_and_grad", memory_budget=memory_budget, jit=jit)
     if verbose:
         print(g.source, end="")
     return g

@@ -6,6 +6,7 @@ import inspect
 from . import interop
 from .frontend.carried import attach, carried, importable
 from .modes.checkpoint_schedule import parse_budget
+from .jit import require_numba
 from .variants import _key, run_jvp, split_vjp, transformer
 
 __all__ = ["differentiate", "Differentiable"]
@@ -14,7 +15,7 @@ __all__ = ["differentiate", "Differentiable"]
 class Differentiable:
     """A function with its generated gradient attached (what ``@differentiate`` returns)."""
 
-    def __init__(self, fn, wrt=0, mode="reverse", memory_budget=None):
+    def __init__(self, fn, wrt=0, mode="reverse", memory_budget=None, jit=False):
         if mode not in ("reverse", "forward"):
             raise ValueError(f"mode={mode!r}: use mode='reverse' or mode='forward'")
         functools.update_wrapper(self, fn)
@@ -25,6 +26,12 @@ class Differentiable:
         if self._budget is not None and mode == "forward":
             raise ValueError("memory_budget bounds what reverse mode keeps for its adjoint; "
                              "forward mode keeps nothing: drop it or use mode='reverse'")
+        self._jit = bool(jit)
+        if self._jit:
+            if mode == "forward":
+                raise ValueError("jit=True compiles reverse-mode gradients (grad, value_and_grad); "
+                                 "drop it or use mode='reverse'")
+            require_numba()
         self._t = transformer(fn)
         self._t.get(wrt, False, ahead=True, mode=mode, memory_budget=self._budget)
 
@@ -38,10 +45,10 @@ class Differentiable:
 
     def grad(self, *args, **kwargs):
         """The gradient(s) with respect to ``wrt`` at these arguments."""
-        return self._t.call(self._wrt, False, args, kwargs, memory_budget=self._budget)
+        return self._t.call(self._wrt, False, args, kwargs, memory_budget=self._budget, jit=self._jit)
 
     def value_and_grad(self, *args, **kwargs):
-        g, value = self._t.call(self._wrt, True, args, kwargs, memory_budget=self._budget)
+        g, value = self._t.call(self._wrt, True, args, kwargs, memory_budget=self._budget, jit=self._jit)
         return value, g
 
     def vjp(self, *args, **kwargs):
@@ -83,7 +90,8 @@ class Differentiable:
     def __reduce__(self):
         if importable(self):
             return self.__qualname__
-        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, carried(self._t), self._budget)
+        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, carried(self._t), self._budget,
+                                         self._jit)
 
     def __repr__(self):
         return f"<differentiable {self.__qualname__} wrt={self._wrt!r}>"
@@ -119,19 +127,20 @@ class _BoundDifferentiable:
         self._d.show(*((self._self,) + args if args or kwargs else ()), **kwargs)
 
 
-def differentiate(fn=None, *, wrt=0, mode="reverse", memory_budget=None):
+def differentiate(fn=None, *, wrt=0, mode="reverse", memory_budget=None, jit=False):
     """Decorator: attach a generated gradient to ``fn`` (``@differentiate`` or ``@differentiate(wrt=...)``).
 
     For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
     ``memory_budget`` (bytes, or a string such as "8MB") checkpoints loops to stay within it.
+    ``jit=True`` compiles the gradient with numba (README "JIT"; needs ``pip install adjoin[jit]``).
     """
     if fn is None:
-        return lambda f: differentiate(f, wrt=wrt, mode=mode, memory_budget=memory_budget)
+        return lambda f: differentiate(f, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)
     if inspect.ismethod(fn) and inspect.isfunction(fn.__func__):
         # a bound method (model.__call__): wrt counts the visible parameters, self is fixed
         return _BoundDifferentiable(Differentiable(fn.__func__, wrt=_past_self(wrt), mode=mode,
-                                                   memory_budget=memory_budget), fn.__self__)
-    return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget)
+                                                   memory_budget=memory_budget, jit=jit), fn.__self__)
+    return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)
 
 
 def _past_self(wrt):
@@ -141,6 +150,6 @@ def _past_self(wrt):
     return shifted if isinstance(wrt, (tuple, list)) else shifted[0]
 
 
-def _rebuild_differentiable(fn, wrt, mode, sources, memory_budget=None):
+def _rebuild_differentiable(fn, wrt, mode, sources, memory_budget=None, jit=False):
     attach(sources)
-    return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget)
+    return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)

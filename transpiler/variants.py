@@ -16,6 +16,7 @@ from .frontend.parsing import parse_function
 from .modes import floats as _floats
 from .modes.split import transform_split
 from .generate import transform
+from . import jit as _jit
 from runtime.rules.containers import restructure
 
 __all__ = ["transformer", "run_jvp", "split_vjp"]
@@ -121,15 +122,20 @@ class _Transformer:
             self._indexed = signature.subscripted(self.fn)
         return signature.specialisation(bound.arguments, self._indexed)
 
-    def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True, memory_budget=None):
+    def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True, memory_budget=None,
+             jit=False):
+        """Run the variant for these arguments (``jit``: compiled with numba, jit.py)."""
         sig = None if kwargs else signature.key_of(args)
+        fast_key = (_key(wrt), preserve_result, optimized, sig, memory_budget) + (("jit",) if jit else ())
         if sig is not None:
-            fast = self.fast.get((_key(wrt), preserve_result, optimized, sig, memory_budget))
+            fast = self.fast.get(fast_key)
             if fast is not None:            # this signature was checked before: run its variant
                 return fast(args, seed)
         gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized,
                        memory_budget=memory_budget)
         self.check(gen, args, kwargs)
+        if jit:
+            gen = _jit.view(gen)
         if seed is not None:
             kwargs = dict(kwargs)
             kwargs[gen.seed_name] = seed
@@ -139,7 +145,7 @@ class _Transformer:
         if sig is not None:
             fast = signature.fast_call(gen, self.signature, len(args), preserve_result)
             if fast is not None:
-                self.fast[(_key(wrt), preserve_result, optimized, sig, memory_budget)] = fast
+                self.fast[fast_key] = fast
         return out
 
 
