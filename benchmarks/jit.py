@@ -43,15 +43,16 @@ def loop(x, n):
     for i in range(n):
         x = x + 0.01 * (np.sin(x) * np.cos(x) - 0.1 * x)
     return x
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 grad(loop, jit=True)(0.3, {n})
-t2 = time.perf_counter()
-print(t2 - t1, t2 - t0)
+t2, c2 = time.perf_counter(), time.process_time()
+print(t2 - t1, t2 - t0, c2 - c1)
 """
 
 
 def first_call():
-    """(seconds from grad(..., jit=True) to the first gradient, the same from process start)."""
+    """Seconds from grad(..., jit=True) to the first gradient: wall, wall from process start,
+    and process CPU time (what a busy machine's other work does not inflate)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     with tempfile.TemporaryDirectory() as tmp:      # a file: adjoin reads the function's source
@@ -60,7 +61,7 @@ def first_call():
             f.write(FIRST_CALL.format(n=N))
         out = subprocess.run([sys.executable, script], env=env, check=True, capture_output=True,
                              text=True).stdout.split()
-    return float(out[0]), float(out[1])
+    return float(out[0]), float(out[1]), float(out[2])
 
 
 def _jax_loop():
@@ -113,9 +114,9 @@ def main():
         print(f"{name:24s}{t * 1e6:9.1f} us{t / hand:8.3f}x")
     if "JAX jit" not in times:
         print("(JAX not installed: no JAX row)")
-    compile_s, total_s = first_call()
-    print(f"\nfirst call of grad(loop, jit=True), fresh process: {compile_s:.2f} s "
-          f"({total_s:.2f} s counting `import transpiler`); goal <= 2 s")
+    compile_s, total_s, cpu_s = first_call()
+    print(f"\nfirst call of grad(loop, jit=True), fresh process: {compile_s:.2f} s wall, {cpu_s:.2f} s CPU "
+          f"({total_s:.2f} s wall counting `import transpiler`); goal <= 2 s")
     jit_ratio = times["adjoin jit=True"] / hand
     print(f"goal jit / hand-written <= 0.25x: {jit_ratio:.3f}x -> {'holds' if jit_ratio <= 0.25 else 'MISSED'}")
 

@@ -18,6 +18,8 @@ import types
 import warnings
 import weakref
 
+import numpy as np
+
 from .backend.codegen import compile_function, to_source
 from .core.astutil import copy_ast
 from .core.ir import COMMENT
@@ -79,10 +81,12 @@ class _Jitted:
         numba = require_numba()
         self.gen = gen
         self.errors = (numba.core.errors.NumbaError,)
-        node = numba_ready(copy_ast(gen.node))
+        node = numba_ready(copy_ast(gen.node), gen.ctx.resolve)
         self.code = to_source(node)
         self.node = node
-        plain = compile_function(node, self.code, gen.ctx)
+        # the variant's context, plus the in-place add numba_ready may call
+        ctx = types.SimpleNamespace(injected={**gen.ctx.injected, ADD_INTO: add_into}, parsed=gen.ctx.parsed)
+        plain = compile_function(node, self.code, ctx)
         self.filename = plain.__code__.co_filename
         # boundscheck: an index out of range raises IndexError, as in Python, instead of reading past the end
         self.dispatcher = numba.njit(plain, boundscheck=True)
@@ -174,14 +178,68 @@ def _user_level():
 
 # --- the rewrite ------------------------------------------------------------------------------
 
-def numba_ready(fn_node):
-    """``fn_node`` with ``reversed(range(...))`` counting down instead (numba has no reversed)."""
+def numba_ready(fn_node, resolve):
+    """``fn_node`` with ``reversed(range(...))`` counting down instead (numba has no reversed), and
+    ``b = add_at(b, g, x, i)`` adding into ``b`` in place (``add_into``) where ``b`` is private."""
     for n in ast.walk(fn_node):
         if isinstance(n, ast.For):
             down = _count_down(n.iter)
             if down is not None:
                 n.iter = ast.copy_location(down, n.iter)
+    from runtime.rules.inplace import add_at
+    private = _private(fn_node, resolve, add_at)
+    for n in ast.walk(fn_node):
+        if _self_add(n, resolve, add_at) in private:
+            n.value.func = ast.Name(ADD_INTO, ast.Load())
+            n.value.args = [n.value.args[0], n.value.args[1], n.value.args[3]]
     return ast.fix_missing_locations(fn_node)
+
+
+ADD_INTO = "adjoin_add_into"
+
+
+def add_into(out, g, idx):
+    """``out[idx] += g`` in place, for an ``out`` no other name holds (``_private``); numba runs
+    its twin (``_twins``), this is its meaning in Python."""
+    np.add.at(out, idx, g)
+    return out
+
+
+def _self_add(n, resolve, add_at):
+    """``b`` for a statement ``b = add_at(b, g, x, i)``, else None."""
+    if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+            and isinstance(n.value, ast.Call) and len(n.value.args) == 4 and not n.value.keywords \
+            and isinstance(n.value.args[0], ast.Name) and n.value.args[0].id == n.targets[0].id \
+            and resolve(n.value.func) is add_at:
+        return n.targets[0].id
+    return None
+
+
+def _private(fn_node, resolve, add_at):
+    """Names ``b`` of ``b = add_at(b, ...)`` whose array no other name can hold: every value bound
+    to ``b`` is new (``zero_grad(...)``, arithmetic, ``add_at(b, ...)``), not a parameter, and ``b``
+    is read only by arithmetic, ``return`` and its own ``add_at`` -- so adding in place changes
+    nothing anyone else sees (the runtime's ``add_at`` checks this by reference count instead)."""
+    from runtime.rules.containers import zero_grad
+    names = {_self_add(n, resolve, add_at) for n in ast.walk(fn_node)} - {None}
+    names -= {a.arg for a in ast.walk(fn_node.args) if isinstance(a, ast.arg)}
+    parents = {id(c): p for p in ast.walk(fn_node) for c in ast.iter_child_nodes(p)}
+    for n in ast.walk(fn_node):
+        if not (isinstance(n, ast.Name) and n.id in names):
+            continue
+        up = parents.get(id(n))
+        if isinstance(n.ctx, ast.Store):
+            fresh = isinstance(up, ast.Assign) and len(up.targets) == 1 and up.targets[0] is n and (
+                isinstance(up.value, (ast.BinOp, ast.UnaryOp)) or _self_add(up, resolve, add_at) == n.id
+                or isinstance(up.value, ast.Call) and resolve(up.value.func) is zero_grad)
+        else:
+            owner = parents.get(id(up))
+            fresh = isinstance(up, (ast.BinOp, ast.UnaryOp, ast.Return)) \
+                or isinstance(up, ast.Tuple) and isinstance(owner, ast.Return) \
+                or isinstance(up, ast.Call) and up.args[:1] == [n] and _self_add(owner, resolve, add_at) == n.id
+        if not fresh:
+            names.discard(n.id)
+    return names
 
 
 def _simple(e):
@@ -259,6 +317,14 @@ def _twins(numba):
             def full(g, x, axis=None, keepdims=False):
                 return np.full(x.shape, g, x.dtype)
             return full
+
+    @overload(add_into)
+    def _add_into(out, g, idx):
+        if isinstance(out, nt.Array) and out.ndim == 1 and number(g) and isinstance(idx, nt.Integer):
+            def add(out, g, idx):
+                out[idx] += g
+                return out
+            return add
 
     @overload(add_at)
     def _add_at(out, g, x, idx):

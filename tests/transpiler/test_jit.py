@@ -203,3 +203,29 @@ def test_reversed_range_rewrite_counts_down_like_reversed():
             for text in ("reversed(range(a, b))", "reversed(range(b))"):
                 down = ast.unparse(_count_down(ast.parse(text, mode="eval").body))
                 assert list(eval(down, {"a": a, "b": b})) == list(eval(text)), (text, down)
+
+
+def test_indexed_reads_add_in_place_only_into_private_arrays():
+    """``b = add_at(b, ...)`` becomes an in-place add only where no other name can hold ``b``."""
+    import ast
+    from runtime.rules.containers import zero_grad
+    from runtime.rules.inplace import add_at
+    from transpiler.jit import ADD_INTO, _private
+    known = {"zero_grad": zero_grad, "add_at": add_at}
+
+    def private(body, params="x"):
+        node = ast.parse(f"def f({params}):\n" + "".join(f"    {line}\n" for line in body)).body[0]
+        return _private(node, lambda func: known.get(getattr(func, "id", None)), add_at)
+
+    adds = ["b = add_at(b, 1.0, x, 0)", "b = add_at(b, 2.0, x, 1)"]
+    assert private(["b = zero_grad(x)"] + adds + ["return b"]) == {"b"}
+    assert private(["b = zero_grad(x)", "b = b * 2.0"] + adds + ["return (b, x)"]) == {"b"}
+    assert private(["b = zero_grad(x)", "c = b"] + adds + ["return c"]) == set()        # an alias
+    assert private(["b = zero_grad(x)", "push(b)"] + adds + ["return b"]) == set()      # saved
+    assert private(["b = x"] + adds + ["return b"]) == set()                            # the argument
+    assert private(adds + ["return b"], "x, b") == set()                                # a parameter
+    assert private(["b = zero_grad(x)", "b = unbroadcast(b, x)"] + adds + ["return b"]) == set()
+    x = np.linspace(-1.0, 2.0, 7)
+    assert_close(grad(indexed, jit=True)(x), numeric_grad(indexed, x), 1e-6, 1e-8, "in place vs FD")
+    gen = next(g for g in transformer(indexed).cache.values() if getattr(g, "_jitted", None))
+    assert ADD_INTO in gen._jitted.code
