@@ -1,12 +1,14 @@
 """``jit=True``: the generated gradient compiled with numba (optional extra ``adjoin[jit]``).
 
 The generated code of a variant is already plain Python on floats and arrays, so numba's
-nopython mode compiles most scalar and array-element code as it is.  Two things are rewritten
-first, on a copy (``numba_ready``): ``reversed(range(...))`` becomes a range that counts down
-(numba has no ``reversed``), and nothing else.  The runtime's adjoint helpers the code calls
-get numba twins (``_twins``) for the cases numba can type; anything else -- a construct
-outside numba's nopython subset -- makes the compilation fail, and the variant then runs as
-plain numpy, with one ``JitFallbackWarning`` naming the user's line (``_where``).
+nopython mode compiles most scalar and array-element code as it is.  On a copy, ``numba_ready``
+rewrites two things: ``reversed(range(...))`` becomes a range that counts down (numba has no
+``reversed``), and ``b = add_at(b, g, x, i)`` adds into ``b`` in place where no other name can
+hold ``b`` (the runtime decides that by reference count, which numba cannot read).  The
+runtime's adjoint helpers the code calls get numba twins (``_twins``) for the cases numba can
+type; anything else -- a construct outside numba's nopython subset -- makes the compilation
+fail, and the variant then runs as plain numpy, with one ``JitFallbackWarning`` naming the
+user's line (``_where``).
 
 Compilation is lazy (numba compiles on the first call, per argument types) and the jitted
 function is kept on its variant, so a process compiles each variant once.
