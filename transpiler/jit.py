@@ -16,6 +16,7 @@ function is kept on its variant, so a process compiles each variant once.
 
 import ast
 import re
+import sys
 import types
 import warnings
 import weakref
@@ -171,9 +172,8 @@ def _first_line(error):
 
 def _user_level():
     """The stack level of the user's call: the first frame outside this package."""
-    import sys
     frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("transpiler"):
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "transpiler":
         frame, level = frame.f_back, level + 1
     return level
 
