@@ -96,20 +96,12 @@ def zeros_tree(x):
     return np.zeros_like(x)
 
 
-def _at_write(x, idx):
-    """``l[-1] = v``'s slot counted from the end of ``l`` as it was then: the cotangent may be
-    longer by the time it comes back (an append after the write)."""
-    if isinstance(x, list) and isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) and idx < 0:
-        return int(idx) + len(x)
-    return idx
-
-
 def setitem_vjp_x(g, ans, x, idx, v):
-    return setitem(g, _at_write(x, idx), 0.0)
+    return setitem(g, idx, 0.0)
 
 
 def setitem_vjp_v(g, ans, x, idx, v):
-    return unbroadcast(slot(g, _at_write(x, idx), v), v)
+    return unbroadcast(slot(g, idx, v), v)
 
 
 def setitem_jvp_x(t, ans, x, idx, v):
@@ -163,8 +155,31 @@ def append_at(lst, k, v):
     return list(lst) + [v]
 
 
+def before_append(g, k):
+    """The cotangent of a list before ``append_at``: slots below ``k``, and its length ``k`` (so an
+    earlier ``l[-1] = v`` finds the slot that was last then, not the appended one)."""
+    if isinstance(g, Grads):
+        out = g.copy()
+        out.pop(k, None)
+        out.length = k
+        return out
+    return g
+
+
+def before_append_vjp_g(gg, ans, g, k):
+    return before_append(gg, k)
+
+
+def before_append_jvp_g(t, ans, g, k):
+    return before_append(t, k)
+
+
+define(before_append, vjp=(before_append_vjp_g, None), jvp=(before_append_jvp_g, None))
+before_append.linear_in = (0,)
+
+
 def append_at_vjp_lst(g, ans, lst, k, v):
-    return g            # slot k of g (if any) belongs to v; lst never reads slots >= k
+    return before_append(g, k)      # slot k of g (if any) belongs to v
 
 
 def append_at_vjp_v(g, ans, lst, k, v):
