@@ -155,31 +155,8 @@ def append_at(lst, k, v):
     return list(lst) + [v]
 
 
-def before_append(g, k):
-    """The cotangent of a list before ``append_at``: slots below ``k``, and its length ``k`` (so an
-    earlier ``l[-1] = v`` finds the slot that was last then, not the appended one)."""
-    if isinstance(g, Grads):
-        out = g.copy()
-        out.pop(k, None)
-        out.length = k
-        return out
-    return g
-
-
-def before_append_vjp_g(gg, ans, g, k):
-    return before_append(gg, k)
-
-
-def before_append_jvp_g(t, ans, g, k):
-    return before_append(t, k)
-
-
-define(before_append, vjp=(before_append_vjp_g, None), jvp=(before_append_jvp_g, None))
-before_append.linear_in = (0,)
-
-
 def append_at_vjp_lst(g, ans, lst, k, v):
-    return before_append(g, k)      # slot k of g (if any) belongs to v
+    return g            # slot k of g (if any) belongs to v; lst never reads slots >= k
 
 
 def append_at_vjp_v(g, ans, lst, k, v):

@@ -594,27 +594,6 @@ def item_read_after_iadd(x):
     return np.sum(r * x) + np.sum(acc[1] * x)
 
 
-def negative_index_write_then_append(a):
-    l = [a * a, a * a]
-    l[-1] = a * a * a               # the last slot then, not after the append below
-    l.append(np.sin(a) * a)
-    return l[0] + l[1] * 2.0 + l[2]
-
-
-def closure_negative_write_then_append(a):
-    l = [a * a, a * a]
-
-    def put(u):
-        l[-1] = u * a
-
-    def add(u):
-        l.append(u * a)
-
-    put(a * a)
-    add(np.cos(a))
-    return l[0] + l[1] * 3.0 + l[2]
-
-
 STOP18_CASES = [
     (dict_argument_keys, (X,), 0), (dict_argument_passed, (X,), 0), (dict_argument_int_keys, (X,), 0),
     (dict_argument_items, (X,), 0), (global_dict_int_keys, (X,), 0), (dict_from_call_keys, (X,), 0),
@@ -622,8 +601,7 @@ STOP18_CASES = [
     (list_copy_method_then_append, (X,), 0), (dict_copy_method_then_set, (X,), 0),
     (fresh_arrays_list_iadd, (V,), 0), (fresh_arrays_dict_iadd, (V,), 0), (fresh_array_in_list_closure, (V,), 0),
     (rows_read_then_written, (V,), 0), (swap_items_1d, (V,), 0), (default_array_read_only, (V,), 0),
-    (item_read_after_iadd, (V,), 0), (negative_index_write_then_append, (X,), 0),
-    (closure_negative_write_then_append, (X,), 0)]
+    (item_read_after_iadd, (V,), 0)]
 
 
 CASES = [(f, (X,), 0) for f in (
