@@ -1,4 +1,4 @@
-"""np.linalg rules (runtime/rules/linalg.py) against finite differences of numpy itself.
+"""np.linalg rules (runtime/rules/linalg/) against finite differences of numpy itself.
 
 Inputs are well conditioned: square matrices are shifted away from singular, symmetric ones
 get well-separated eigenvalues, matrices for the SVD well-separated singular values.  The
