@@ -11,7 +11,7 @@ percentile (linear interpolation only), average (with weights), ptp, cumprod, di
 import numpy as np
 
 from .registry import define
-from .support import expand_reduced, reduced_size, shape_of, unbroadcast
+from .support import expand_reduced, reduced_size, shape_of, unbroadcast, value_of
 
 
 # --- median, quantile, percentile -------------------------------------------------------------
@@ -212,12 +212,6 @@ def cumprod_jvp_with_zeros(t, ans, x):
     j, z, x_z, x1, y1, s = without_first_zero(x)
     t_z = np.sum(np.where(j == z, t, 0.0), axis=-1, keepdims=True)
     return cumprod_jvp(np.where(j == z, 0.0, t), y1, x1, -1) * s + y1 * np.where(j >= z, t_z, 0.0)
-
-
-def value_of(x):
-    """The numpy value of an array or tensor, read without recording (to count zeros)."""
-    read = getattr(x, "numpy", None)
-    return np.asarray(read() if read is not None else x)
 
 
 def cumprod_vjp(g, ans, a, axis=None, dtype=None, out=None):

@@ -171,6 +171,12 @@ def reduced_size(xshape, axis):
     return n
 
 
+def value_of(x):
+    """The numpy value of an array or tensor, read without recording (for checks and indices only)."""
+    read = getattr(x, "numpy", None)
+    return np.asarray(read() if read is not None else x)
+
+
 def inverse_permutation(axes, ndim):
     """The ``axes`` argument that undoes ``np.transpose(x, axes)`` (negative axes allowed)."""
     axes = [a % ndim for a in axes]

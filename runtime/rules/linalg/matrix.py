@@ -6,7 +6,7 @@ the transpiler writes with them can be differentiated again."""
 import numpy as np
 
 from ..registry import define, primitive
-from ..support import dtype_of, shape_of
+from ..support import dtype_of, shape_of, value_of
 
 
 @primitive
@@ -40,12 +40,6 @@ def as_matrix_scalar_jvp(t, ans, x):
 
 define(T, vjp=(T_vjp,), jvp=(T_jvp,))
 define(as_matrix_scalar, vjp=(as_matrix_scalar_vjp,), jvp=(as_matrix_scalar_jvp,))
-
-
-def value_of(x):
-    """The numpy value of an array or tensor, read without recording (for checks only)."""
-    read = getattr(x, "numpy", None)
-    return np.asarray(read() if read is not None else x)
 
 
 def any_nonzero(g):
