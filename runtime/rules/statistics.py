@@ -220,8 +220,8 @@ def cumprod_vjp(g, ans, a, axis=None, dtype=None, out=None):
     if np.all(x != 0):
         back = np.flip(np.cumsum(np.flip(g * ans, ax), ax), ax) / x
     else:
-        last = [np.moveaxis(v, ax, -1) for v in (g, np.reshape(ans, shape_of(x)), x)]
-        back = np.moveaxis(cumprod_vjp_with_zeros(*last), -1, ax)
+        g_last, ans_last = np.moveaxis(g, ax, -1), np.moveaxis(np.reshape(ans, shape_of(x)), ax, -1)
+        back = np.moveaxis(cumprod_vjp_with_zeros(g_last, ans_last, np.moveaxis(x, ax, -1)), -1, ax)
     return np.reshape(back, shape_of(a))
 
 
@@ -231,8 +231,8 @@ def cumprod_jvp(t, ans, a, axis=None, dtype=None, out=None):
     ax = 0 if axis is None else axis
     if np.all(x != 0):
         return np.cumsum(tx / x, ax) * ans
-    last = [np.moveaxis(v, ax, -1) for v in (tx, ans, x)]
-    return np.moveaxis(cumprod_jvp_with_zeros(*last), -1, ax)
+    t_last, ans_last = np.moveaxis(tx, ax, -1), np.moveaxis(ans, ax, -1)
+    return np.moveaxis(cumprod_jvp_with_zeros(t_last, ans_last, np.moveaxis(x, ax, -1)), -1, ax)
 
 
 define(np.cumprod, vjp=(cumprod_vjp,), jvp=(cumprod_jvp,))
