@@ -197,17 +197,26 @@ define(np.reciprocal, vjp=(reciprocal_vjp,), jvp=(reciprocal_jvp,))
 
 # --- sign and magnitude -----------------------------------------------------------------
 
-# For complex x (|z| is real) the cotangent is conj(z) / |z| (see ``complexes``), which is
-# sign(x) for real x (0 at 0).  Written as a quotient rather than with np.sign, whose derivative is
-# zero: for complex z, z / |z| is not locally constant, so the rule's own derivative (second order
-# of |fft(x)|^2) needs the quotient.  np.multiply / np.divide, not * and /, so that on tensors a
-# real cotangent may meet a complex x (TF's operators refuse mixed dtypes).
+# For complex x (|z| is real) the cotangent is conj(z) / |z| (see ``complexes``): conj(sign(z))
+# in numpy 2, which is sign(x) for real x -- one branch-free rule the transpiler inlines.
 def abs_vjp(g, ans, x):
-    return np.divide(np.multiply(g, np.conj(x)), np.where(ans == 0, 1.0, ans))
+    return g * np.conj(np.sign(x))
 
 
 def abs_jvp(t, ans, x):
-    return np.divide(np.real(np.multiply(np.conj(x), t)), np.where(ans == 0, 1.0, ans))
+    return np.real(np.conj(np.sign(x)) * t)
+
+
+if np.sign(1j) != 1j:       # numpy 1.x: sign(z) is the sign of the real part
+    def abs_vjp(g, ans, x):  # noqa: F811
+        if np.iscomplexobj(x):
+            return g * np.conj(x) / np.where(ans == 0, 1.0, ans)
+        return g * np.sign(x)
+
+    def abs_jvp(t, ans, x):  # noqa: F811
+        if np.iscomplexobj(x):
+            return np.real(np.conj(x) * t) / np.where(ans == 0, 1.0, ans)
+        return t * np.sign(x)
 
 
 define((np.absolute, np.abs, builtins.abs, operator.abs), vjp=(abs_vjp,), jvp=(abs_jvp,))

@@ -194,10 +194,6 @@ def _pinv(a):
     return np.sum(np.linalg.pinv(a) ** 3 * WEIGHTS)
 
 
-def _fft(a):
-    return np.sum(np.abs(np.fft.fft(a[0])) ** 2 * a[1])
-
-
 def _symmetric(f):
     return lambda a: f((a + a.T) / 2)          # cholesky: TF's symmetric gradient
 
@@ -206,8 +202,7 @@ def _lower(f):
     return lambda a: f(np.tril(a) + np.tril(a, -1).T)   # eigvalsh reads the lower triangle
 
 
-SECOND = {"cholesky": (_chol, _symmetric), "eigvalsh": (_eigvalsh, _lower), "pinv": (_pinv, None),
-          "fft": (_fft, None)}
+SECOND = {"cholesky": (_chol, _symmetric), "eigvalsh": (_eigvalsh, _lower), "pinv": (_pinv, None)}
 
 
 @pytest.mark.parametrize("name", SECOND)
@@ -224,11 +219,3 @@ def test_transpiled_second_order_through_decompositions(name):
     assert_close(hvp(f, SPD, DIRECTION), want, rtol=1e-4, atol=1e-4, what=f"{name} hvp")
     assert_close(grad(along)(SPD), want, rtol=1e-4, atol=1e-4, what=f"{name} grad of grad")
 
-
-def test_tape_second_order_through_abs_of_a_complex_intermediate():
-    """abs' rule on complex z is conj(z) / |z|, whose own derivative is not zero (before, np.sign in the
-    rule made the transpiler's second order silently wrong and the tape's refuse a real * complex)."""
-    from tests.runtime.rules_check import tape_hvp
-    eps = 1e-4
-    want = (numeric_grad(_fft, SPD + eps * DIRECTION) - numeric_grad(_fft, SPD - eps * DIRECTION)) / (2 * eps)
-    assert_close(tape_hvp(_fft, [SPD], 0, 1.0, DIRECTION), want, rtol=1e-4, atol=1e-4)
