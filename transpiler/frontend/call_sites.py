@@ -12,6 +12,7 @@ from . import effects
 from . import inline
 from . import stacks
 from . import structures
+from .primal_helpers import astype_, to_integer_
 
 __all__ = ["CallSites", "ARRAY_METHODS"]
 
@@ -46,10 +47,11 @@ class CallSites:
             args = [self.argument(a) for a in node.args]
             keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
             meth = func.attr
+            if meth == "astype" and len(args) + len(keywords) == 1 and (args or keywords[0].arg == "dtype"):
+                return self.astype_call(base, node.args[0] if node.args else node.keywords[0].value,
+                                        (args or [keywords[0].value])[0], node)
             if meth in ARRAY_METHODS:
                 attr = _METHOD_FUNCTION.get(meth, meth)
-                if attr == "astype" and not hasattr(np, "astype"):
-                    attr = None
                 if attr is not None:
                     if meth in _VARARG_METHODS and len(args) > 1:
                         args = [ast.Tuple(args, ast.Load())]
@@ -96,6 +98,23 @@ class CallSites:
             v = self.value(node)
             return v
         return self.expand(self.expr(node))
+
+    def astype_call(self, base, user_dtype, dtype, node):
+        """``x.astype(d)``: a cast to integers or bool passes no gradient (to_integer_: the
+        zero-gradient warning names this line); any other dtype -> astype_ (its rule gives zero for
+        an integer dtype known only when the code runs; np.astype is numpy 2.1+ only)."""
+        kind = None
+        if isinstance(user_dtype, ast.Constant) or self.static(user_dtype):
+            try:
+                kind = np.dtype(ast.literal_eval(user_dtype) if isinstance(user_dtype, ast.Constant)
+                                else self.resolve(user_dtype)).kind
+            except TypeError:
+                kind = None
+        helper = to_integer_ if kind in ("i", "u", "b") else astype_
+        call = ast.copy_location(ast.Call(self.ctx.ref(helper, helper.__name__), [base, dtype], []), node)
+        call._prim = helper
+        call._user_text = f".astype({ast.unparse(user_dtype)})"
+        return call
 
     def numpy_call(self, fn, attr, args, keywords, node):
         func = self.ctx.ref_attr(np, "np", attr)

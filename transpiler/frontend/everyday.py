@@ -157,6 +157,7 @@ class _Exprs(ast.NodeTransformer):
         if picker is not order_:
             return pick(call)
         i = self.ctx.namer.claim("index")
+        call._order = True                   # its result is a list: a slice of the sorted items slices it
         return ast.ListComp(pick(ast.Name(i, ast.Load())), [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
 
     def _comprehension(self, fn, iterables, pred):
@@ -239,7 +240,28 @@ class _Exprs(ast.NodeTransformer):
                 n = len(self.fixed[a.id].elts)
                 return ast.copy_location(ast.List([ast.Subscript(ast.Name(a.id, ast.Load()), ast.Constant(i), ast.Load())
                                                    for i in range(n)[slice(*bounds)]], ast.Load()), node)
+        if isinstance(node.ctx, ast.Load) and isinstance(sl, ast.Slice):
+            return ast.copy_location(self._list_slice(a, sl), node)
         return node
+
+    def _list_slice(self, a, sl):
+        """``a[i:j]`` of a local list (``a`` only ever bound to lists) -> ``[a[k] for k in
+        range(len(a))[i:j]]``; ``[e for v in it][i:j]`` (``it`` a range or an order_) -> ``[e for v in
+        it[i:j]]``: items read one by one, whose derivatives are known (no list slice rule)."""
+        if isinstance(a, ast.Name) and self.kinds.get(a.id) is ast.List and a.id not in self.fixed:
+            k = self.ctx.namer.claim("position")
+            positions = ast.Subscript(ast.Call(ast.Name("range", ast.Load()), [ast.Call(
+                ast.Name("len", ast.Load()), [ast.Name(a.id, ast.Load())], [])], []), sl, ast.Load())
+            positions._order = True
+            return ast.ListComp(ast.Subscript(ast.Name(a.id, ast.Load()), ast.Name(k, ast.Load()), ast.Load()),
+                                [ast.comprehension(ast.Name(k, ast.Store()), positions, [], 0)])
+        if isinstance(a, ast.ListComp) and len(a.generators) == 1 and not a.generators[0].ifs \
+                and not a.generators[0].is_async and (getattr(a.generators[0].iter, "_order", False) or isinstance(
+                    a.generators[0].iter, ast.Call) and self._builtin(a.generators[0].iter.func, "range")):
+            a.generators[0].iter = ast.Subscript(a.generators[0].iter, sl, ast.Load())
+            a.generators[0].iter._order = True
+            return a
+        return ast.Subscript(a, sl, ast.Load())
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
@@ -301,6 +323,7 @@ def _statements(body, exprs):
             out.extend(_statements(expanded, exprs))
             continue
         if not isinstance(s, (ast.While, ast.FunctionDef)):
+            out.extend(_hoist_ordered_items(s, exprs))
             hoisted = _hoist_walrus(s)
             out.extend(hoisted)
         out.append(_rewrite_exprs(s, exprs))
@@ -338,6 +361,42 @@ def _lambda_def(s, exprs):
             fn.type_params = []
         return ast.fix_missing_locations(ast.copy_location(fn, s))
     return s
+
+
+def _heads(s):
+    if isinstance(s, (ast.If, ast.For)):
+        return [s.test if isinstance(s, ast.If) else s.iter]
+    return [v for f, v in ast.iter_fields(s) if isinstance(v, ast.expr)]
+
+
+def _hoist_ordered_items(s, exprs):
+    """``sorted([a * 2, f(b)])`` (also ``max``/``min`` with ``key=``): items that are not names are
+    assigned to temporaries before the statement, so _Exprs._ordered can pick them by index.
+    Only when nothing evaluated before them in the statement is a call or ``:=`` (the order of
+    effects stays as written)."""
+    out = []
+    for head in _heads(s):
+        order = _in_order(head)
+        for k, node in enumerate(order):
+            if not (isinstance(node, ast.Call) and not getattr(node, "_opaque", False) and node.args
+                    and (exprs._builtin(node.func, "sorted") or any(kw.arg == "key" for kw in node.keywords)
+                         and (exprs._builtin(node.func, "max") or exprs._builtin(node.func, "min")))):
+                continue
+            items = node.args[0] if len(node.args) == 1 else None
+            if not (literal_seq(items) and not all(simple(e) for e in items.elts)):
+                continue
+            inside = {id(n) for n in ast.walk(node)}
+            before = [n for n in order[:k] if id(n) not in inside]
+            if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await, ast.Yield)) for n in before):
+                continue
+            for j, e in enumerate(items.elts):
+                if not simple(e):
+                    tmp = exprs.ctx.namer.claim("item")
+                    out.append(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], e), s))
+                    items.elts[j] = ast.copy_location(ast.Name(tmp, ast.Load()), e)
+    for node in ast.walk(s):
+        node.__dict__.pop("_opaque", None)
+    return [ast.fix_missing_locations(a) for a in out]
 
 
 def _hoist_walrus(s):
