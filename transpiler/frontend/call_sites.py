@@ -5,12 +5,14 @@ a push or pop of a generated gradient's stack.
 """
 
 import ast
+import inspect
 
 import numpy as np
 
 from . import effects
 from . import inline
 from . import stacks
+from . import objects
 from . import structures
 from .primal_helpers import astype_, to_integer_
 
@@ -37,6 +39,9 @@ class CallSites:
         func = node.func
         if any(k.arg is None for k in node.keywords):
             raise self.error("**keyword arguments are not supported", node, "pass keywords one by one")
+        made = self.object_call(node)
+        if made is not None:
+            return made
         effects.check_inner_method(self, node)
         if isinstance(func, ast.Name) and self.version.get(func.id) in self.stack_methods:
             return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
@@ -74,6 +79,14 @@ class CallSites:
             call._dynamic = True
             return call
         fn = self.resolve(func)
+        if isinstance(fn, type) and fn.__module__ == self.scope.globals.get("__name__") \
+                and objects.supported(self, fn):
+            return objects.construct(self, node, fn)
+        if inspect.ismethod(fn) and isinstance(fn.__self__, type) and objects.supported(self, fn.__self__) \
+                and fn.__self__.__module__ == self.scope.globals.get("__name__"):
+            return objects.method_call(self, node, objects.ClassRef(fn.__self__), fn.__name__)
+        if inline.takes_functions(self, fn, node):
+            return inline.call_with_functions(self, node, fn)
         if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
                                                   and isinstance(node.args[0].value, str)):
             node = einsum_subscripts_form(self, node)
@@ -90,6 +103,22 @@ class CallSites:
         call = ast.copy_location(ast.Call(new_func, args, keywords), node)
         call._prim = fn
         return call
+
+    def object_call(self, node):
+        """Calls on objects made in the function (objects.py): ``b.m(..)``, ``super().m(..)``,
+        ``cls(..)`` and ``cls.m(..)`` in a classmethod; None for other calls."""
+        func = node.func
+        if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), objects.ClassRef):
+            return objects.construct(self, node, self.version[func.id].cls)
+        if not isinstance(func, ast.Attribute):
+            return None
+        base = func.value
+        if isinstance(base, ast.Name) and isinstance(self.version.get(base.id), (objects.Instance, objects.ClassRef)):
+            return objects.method_call(self, node, self.version[base.id], func.attr)
+        sup = objects.super_of(self, base)
+        if sup is not None:
+            return objects.method_call(self, node, sup[0], func.attr, after=sup[1])
+        return None
 
     def argument(self, node):
         if isinstance(node, ast.Starred):

@@ -37,7 +37,7 @@ import numpy as np
 
 from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
 from .match import lower_match
-from .primal_helpers import max_index_, min_index_, order_, raise_
+from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, raise_
 from .records import rewrite_records
 
 __all__ = ["rewrite"]
@@ -83,6 +83,15 @@ class _Exprs(ast.NodeTransformer):
         ordered = self._ordered(node, f, plain)
         if ordered is not None:
             return ast.copy_location(ordered, node)
+        for name, picker in (("max", max_position_), ("min", min_position_)):
+            if self._builtin(f, name) and plain and not node.keywords and len(node.args) == 1 \
+                    and isinstance(node.args[0], ast.Name) and self.kinds.get(node.args[0].id) is ast.List:
+                # max(lst) of a local list: the item at the position found on the values, so its
+                # derivatives of any order are those of an item read
+                ref = self.ctx.ref(picker, picker.__name__)
+                self.ctx.parsed.scope.closure.setdefault(ref.id, picker)
+                return ast.copy_location(ast.Subscript(copy.copy(node.args[0]), ast.Call(
+                    ref, [copy.copy(node.args[0])], []), ast.Load()), node)
         for name, ufunc in (("max", "maximum"), ("min", "minimum")):
             if self._builtin(f, name) and plain and not node.keywords:
                 items = node.args if len(node.args) >= 2 else (
@@ -131,6 +140,9 @@ class _Exprs(ast.NodeTransformer):
             if self._builtin(f, name) and plain and len(node.args) == 1 and not node.keywords \
                     and literal_seq(node.args[0]):
                 return ast.copy_location(kind(list(node.args[0].elts), ast.Load()), node)
+        if self._builtin(f, "list") and plain and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.ListComp):
+            return node.args[0]          # a comprehension already makes a new list
         return node
 
     def _ordered(self, node, f, plain):

@@ -7,7 +7,8 @@ from runtime.rules.registry import define, nondifferentiable
 from runtime.rules.shape import cast
 from runtime.rules.support import dtype_of, is_floating
 
-__all__ = ["order_", "max_index_", "min_index_", "raise_", "astype_", "to_integer_"]
+__all__ = ["order_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "astype_",
+           "to_integer_"]
 
 
 def order_(*keys, reverse=False):
@@ -29,6 +30,16 @@ def min_index_(*keys):
 def raise_(exc):
     """``raise exc`` as a call, so a ``raise`` in a branch is ordinary primal code."""
     raise exc
+
+
+def max_position_(items):
+    """The index of the item ``max(items)`` returns (the first largest), for a list."""
+    return max(range(len(items)), key=items.__getitem__)
+
+
+def min_position_(items):
+    """The index of the item ``min(items)`` returns (the first smallest), for a list."""
+    return min(range(len(items)), key=items.__getitem__)
 
 
 def to_integer_(x, dtype):
@@ -54,5 +65,5 @@ def astype_jvp_(t, ans, x, dtype):
     return np.zeros(np.shape(ans))
 
 
-nondifferentiable(order_, max_index_, min_index_, to_integer_)
+nondifferentiable(order_, max_index_, min_index_, to_integer_, max_position_, min_position_)
 define(astype_, vjp=(astype_vjp_, None), jvp=(astype_jvp_, None))

@@ -140,6 +140,8 @@ def method_statement(norm, s):
             and isinstance(call.func.value, ast.Name) and call.func.value.id in norm.version):
         return False
     meth, user = call.func.attr, call.func.value.id
+    if not isinstance(norm.version[user], str):
+        return False                     # a method of an object made in the function (objects.py)
     if meth == "append" and len(call.args) == 1 and not call.keywords \
             and not isinstance(call.args[0], ast.Starred):
         _, current = _local_base(norm, call.func.value, f"`{user}.append(...)`")
