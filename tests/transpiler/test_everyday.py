@@ -169,6 +169,10 @@ def _weighted(a, b, w):
     return a * w + b
 
 
+def lam_partial_now(x):
+    return functools.partial(_weighted, w=x[2])(x[0], x[1]) * x[3]
+
+
 def lam_partial_user(x):
     f = functools.partial(_weighted, w=2.5)
     return np.sum(f(x, np.cos(x)))
@@ -991,7 +995,7 @@ CASES = [
     (lam_to_user_function, (V,), 0), (lam_nested_def_to_user_function, (V,), 0),
     (lam_to_user_function_in_loop, (V,), 0), (lam_factory_over_active, (V,), 0),
     (lam_factory_def_over_active, (V,), 0), (lam_local_factory, (V,), 0), (lam_nonlocal_in_loop, (V,), 0),
-    (lam_nonlocal_step, (V,), 0),
+    (lam_nonlocal_step, (V,), 0), (lam_partial_now, (V,), 0),
     (cl_namedtuple, (V,), 0), (cl_namedtuple_replace, (V,), 0), (cl_namedtuple_unpack, (V,), 0),
     (cl_dataclass_fields, (V,), 0), (cl_namedtuple_in_loop, (V,), 0),
     (mix_max_in_loop, (V,), 0), (mix_min_arrays_elementwise, (V, W), (0, 1)), (mix_map_over_rows, (M,), 0),
@@ -1155,11 +1159,16 @@ def lam_passed_changes_caller(x):
     return apply_scaled(add, x[1]) + total
 
 
+def _called_result(x):
+    return make_scaler(x[0])(x[1])
+
+
 @pytest.mark.parametrize("fn,words", [
+    (_called_result, "calling the result of `make_scaler(x[0])` directly is not supported"),
     (_other_module_apply, "passed to `map`, `filter`, `sorted`, `max`, `min` or to a plain function defined in this module"),
     (lam_factory_in_loop, "a function made by a call inside a loop"),
     (lam_passed_changes_caller, "changes `total` of the function that made it"),
-], ids=["other_module", "factory_in_loop", "passed_changes_caller"])
+], ids=["called_result", "other_module", "factory_in_loop", "passed_changes_caller"])
 def test_functions_passed_around_that_are_refused(fn, words):
     with pytest.raises(TranspileError, match=re.escape(words)) as info:
         grad(fn)(V)

@@ -70,6 +70,9 @@ class CallSites:
             return call
         if isinstance(func, ast.Name) and inline.is_local_function(self, func.id):
             return inline.call(self, node)
+        if not isinstance(func, (ast.Name, ast.Attribute)):
+            raise self.error(f"calling the result of `{ast.unparse(func)}` directly is not supported", func,
+                             "bind it to a name first (g = ...; then g(...))")
         if isinstance(func, ast.Name) and func.id in self.version:
             # a local callable (a parameter, a function passed in): found when the code runs
             call = ast.copy_location(ast.Call(self.value(func), [self.argument(a) for a in node.args],

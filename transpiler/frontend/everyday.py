@@ -32,6 +32,7 @@ primal_helpers.py holds the plain functions the rewritten code calls.
 import ast
 import builtins
 import copy
+import functools
 
 import numpy as np
 
@@ -130,6 +131,13 @@ class _Exprs(ast.NodeTransformer):
         if self._builtin(f, "filter") and plain and len(node.args) == 2 and not node.keywords \
                 and not (isinstance(node.args[0], ast.Constant) and node.args[0].value is None):
             return ast.copy_location(self._comprehension(None, node.args[1:], node.args[0]), node)
+        if isinstance(f, ast.Call) and not f.keywords or isinstance(f, ast.Call) and all(k.arg for k in f.keywords):
+            inner = self._partial_now(f)
+            if inner is not None:        # functools.partial(g, a, k=v)(b) -> g(a, b, k=v)
+                given = {k.arg for k in node.keywords}
+                return ast.copy_location(ast.Call(inner.args[0], inner.args[1:] + node.args,
+                                                  [k for k in inner.keywords if k.arg not in given]
+                                                  + node.keywords), node)
         if isinstance(f, ast.Name) and f.id in self.partials:
             inner, args, keywords = self.partials[f.id]
             given = {k.arg for k in node.keywords}
@@ -144,6 +152,16 @@ class _Exprs(ast.NodeTransformer):
                 and isinstance(node.args[0], ast.ListComp):
             return node.args[0]          # a comprehension already makes a new list
         return node
+
+    def _partial_now(self, f):
+        """``f`` when it is ``functools.partial(g, ...)`` with plain arguments, else None."""
+        if not f.args or any(isinstance(a, ast.Starred) for a in f.args) or not self.ctx.parsed.scope:
+            return None
+        try:
+            is_partial = self.ctx.parsed.scope.evaluate(f.func) is functools.partial
+        except Exception:
+            return None
+        return f if is_partial else None
 
     def _ordered(self, node, f, plain):
         """``sorted([..], key=, reverse=)`` and ``max``/``min`` with ``key=`` over simple items: the
