@@ -1032,12 +1032,30 @@ def cl_made_in_one_branch(x):
     return b.value()
 
 
+class WithSetter:
+    def __init__(self, v):
+        self.v = v                      # runs the setter below
+
+    @property
+    def v(self):
+        return self._v
+
+    @v.setter
+    def v(self, value):
+        self._v = value * 2.0
+
+
+def cl_property_setter(x):
+    b = WithSetter(x[0])
+    return b.v * x[1]
+
+
 def cl_missing_attribute(x):
     b = Box(x[0], 1.0)
     return b.nothing * x[1]
 
 
-REFUSED = [cl_returned, cl_passed_on, cl_stored, cl_made_in_one_branch, cl_missing_attribute]
+REFUSED = [cl_returned, cl_passed_on, cl_stored, cl_made_in_one_branch, cl_missing_attribute, cl_property_setter]
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=[f.__name__ for f in REFUSED])

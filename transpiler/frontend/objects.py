@@ -79,8 +79,15 @@ def _lookup(cls, name, after=None):
     return None
 
 
-def field_name(norm, inst, attr):
-    """The user key that holds ``inst.attr`` (claimed once per instance and attribute)."""
+def field_name(norm, inst, attr, node=None):
+    """The user key that holds ``inst.attr`` (claimed once per instance and attribute); ``node``: a
+    write, refused when the class defines ``attr`` as a property or other data descriptor (Python
+    would call its setter, not store the value)."""
+    found = _lookup(inst.cls, attr)
+    if node is not None and found is not None and hasattr(type(found[1]), "__set__"):
+        raise norm.error(f"`{inst.cls.__name__}.{attr}` is a {type(found[1]).__name__} with a setter: writing "
+                         "it runs code adjoin does not inline", node,
+                         "store the value under another attribute name, or set it through a method")
     key = inst.fields.get(attr)
     if key is None:
         key = inst.fields[attr] = norm.ctx.namer.claim(f"{inst.label}_{attr}")

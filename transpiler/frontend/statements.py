@@ -212,7 +212,7 @@ class Statements:
             return structures.store_item(self, target, atom)
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                 and isinstance(self.version.get(target.value.id), objects.Instance):
-            key = objects.field_name(self, self.version[target.value.id], target.attr)
+            key = objects.field_name(self, self.version[target.value.id], target.attr, target)
             if not isinstance(atom, ast.AST):
                 raise objects.escape_error(self, target, atom)
             name = self.store(key)
