@@ -734,6 +734,17 @@ def cl_dataclass_method_and_write(x):
     return p.prod() * p.b
 
 
+class Empty:
+    pass
+
+
+def cl_plain_object_attribute(x):
+    o = Empty()
+    o.w = x[0] * 2.0
+    o.w = o.w * x[1]
+    return o.w * x[2]
+
+
 def cl_init(x):
     b = Box(x[0], x[1])
     return b.value() * b.v
@@ -986,7 +997,7 @@ CASES = [
     (di_get, (V,), 0), (di_items, (V,), 0), (di_keys, (V,), 0), (di_values, (V,), 0), (di_update, (V,), 0),
     (di_update_kwargs, (V,), 0), (di_setdefault, (V,), 0), (di_or, (V,), 0),
     (di_comprehension_items, (V,), 0), (tu_concat, (V,), 0), (tu_mul, (V,), 0), (tu_unpack_star, (V,), 0),
-    (cl_staticmethod, (V,), 0), (cl_init, (V,), 0), (cl_property, (V,), 0), (cl_classmethod, (V,), 0),
+    (cl_staticmethod, (V,), 0), (cl_init, (V,), 0), (cl_plain_object_attribute, (V,), 0), (cl_property, (V,), 0), (cl_classmethod, (V,), 0),
     (cl_inherit_super, (V,), 0), (cl_attr_write, (V,), 0), (cl_dataclass, (V,), 0),
     (cl_methods_in_loop, (V,), 0), (cl_attr_in_loop_and_branch, (V,), 0), (cl_object_per_trip, (V,), 0),
     (cl_property_super_chain, (V,), 0), (cl_two_objects, (V,), 0), (cl_dataclass_method_and_write, (V,), 0), (st_walrus, (V,), 0), (st_walrus_expr, (V,), 0), (st_del, (V,), 0), (st_assert, (V,), 0),

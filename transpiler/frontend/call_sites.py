@@ -107,6 +107,10 @@ class CallSites:
         call._prim = fn
         return call
 
+    def inline_function(self, node, fn, prefix=(), owner=None):
+        """``fn``'s body inlined at call ``node`` (inline.call_with_functions; objects.py calls this)."""
+        return inline.call_with_functions(self, node, fn, prefix=prefix, owner=owner)
+
     def object_call(self, node):
         """Calls on objects made in the function (objects.py): ``b.m(..)``, ``super().m(..)``,
         ``cls(..)`` and ``cls.m(..)`` in a classmethod; None for other calls."""

@@ -106,7 +106,6 @@ def escape_error(norm, node, inst):
 
 def construct(norm, node, cls):
     """``Cls(...)``: a new Instance with ``__init__`` inlined (its fields set); returns it."""
-    from . import inline
     label = norm.ctx.namer.claim(cls.__name__.lower())
     inst = Instance(cls, label)
     if _generated_init(cls):
@@ -118,7 +117,7 @@ def construct(norm, node, cls):
             raise norm.error(f"{cls.__name__}() takes no arguments", node, "pass none")
         return inst
     owner, init = found
-    inline.call_with_functions(norm, node, init, prefix=[inst], owner=owner)
+    norm.inline_function(node, init, prefix=[inst], owner=owner)
     return inst
 
 
@@ -143,18 +142,17 @@ def _dataclass_init(norm, node, inst):
 
 def method_call(norm, node, inst_or_cls, name, after=None):
     """``b.m(...)``, ``Cls.m(...)`` inside a method, or ``super().m(...)``: the method inlined."""
-    from . import inline
     cls = inst_or_cls.cls
     found = _lookup(cls, name, after)
     if found is None:
         raise norm.error(f"`{cls.__name__}` has no method `{name}`", node, "check the spelling")
     owner, raw = found
     if isinstance(raw, staticmethod):
-        return inline.call_with_functions(norm, node, raw.__func__, owner=owner)
+        return norm.inline_function(node, raw.__func__, owner=owner)
     if isinstance(raw, classmethod):
-        return inline.call_with_functions(norm, node, raw.__func__, prefix=[ClassRef(cls)], owner=owner)
+        return norm.inline_function(node, raw.__func__, prefix=[ClassRef(cls)], owner=owner)
     if isinstance(raw, types.FunctionType) and isinstance(inst_or_cls, Instance):
-        return inline.call_with_functions(norm, node, raw, prefix=[inst_or_cls], owner=owner)
+        return norm.inline_function(node, raw, prefix=[inst_or_cls], owner=owner)
     raise norm.error(f"`{cls.__name__}.{name}` is not a method adjoin can inline here", node,
                      "call a plain method, staticmethod or classmethod")
 
@@ -162,7 +160,6 @@ def method_call(norm, node, inst_or_cls, name, after=None):
 def attribute(norm, node, inst, after=None):
     """``b.attr`` read: the field's current version, a property's getter inlined, or a class constant
     (``super().attr``: ``after`` is the class whose method reads it)."""
-    from . import inline
     key = inst.fields.get(node.attr)
     if key is not None and key in norm.version and after is None:
         return ast.copy_location(ast.Name(norm.version[key], ast.Load()), node)
@@ -173,7 +170,7 @@ def attribute(norm, node, inst, after=None):
     owner, raw = found
     if isinstance(raw, property) and isinstance(raw.fget, types.FunctionType):
         call = ast.copy_location(ast.Call(node, [], []), node)
-        return inline.call_with_functions(norm, call, raw.fget, prefix=[inst], owner=owner)
+        return norm.inline_function(call, raw.fget, prefix=[inst], owner=owner)
     if raw is None or isinstance(raw, (bool, int, float, complex, str)):
         return ast.copy_location(ast.Constant(raw), node)
     raise norm.error(f"`{ast.unparse(node)}` ({type(raw).__name__}) cannot be used as a value here", node,
