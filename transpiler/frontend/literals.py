@@ -145,6 +145,10 @@ def container_statement(s, exprs):
             and isinstance(value.func.value, ast.Name) and not any(isinstance(a, ast.Starred) for a in value.args)):
         return None
     name, meth, args, kws = value.func.value.id, value.func.attr, value.args, value.keywords
+    if meth == "pop" and kinds.get(name) is ast.Dict:
+        value._dict_pop = True               # structures.method_statement: a dict's pop, not a list's
+    if isinstance(s, ast.Assign) and meth == "pop" and len(args) <= 2 and not kws:
+        return _pop_value(s, name, args, exprs, kinds.get(name) is ast.Dict)
     if isinstance(s, ast.Expr) and kinds.get(name) is ast.List and meth == "extend" and len(args) == 1 \
             and not kws and literal_seq(args[0]):
         return [_append(name, e, s) for e in args[0].elts]
@@ -169,6 +173,28 @@ def container_statement(s, exprs):
                                                                              copy.deepcopy(args[0]), ast.Load())), s))
         return [ast.fix_missing_locations(x) for x in out]
     return None
+
+
+def _pop_value(s, name, args, exprs, is_dict):
+    """``v = c.pop(i)`` -> ``v = c[i]; c.pop(i)``; ``v = d.pop(k, e)`` -> ``if k in d: v = d[k];
+    d.pop(k)`` ``else: v = e`` (the statement ``c.pop(i)`` is structures.method_statement's)."""
+    out = []
+    key = args[0] if args else ast.Constant(-1)
+    if not simple(key):
+        tmp = exprs.ctx.namer.claim("key")
+        out.append(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], key), s))
+        key = ast.Name(tmp, ast.Load())
+    read = ast.copy_location(ast.Assign(s.targets, ast.Subscript(ast.Name(name, ast.Load()), key, ast.Load())), s)
+    pop = ast.copy_location(ast.Expr(ast.copy_location(ast.Call(ast.Attribute(
+        ast.Name(name, ast.Load()), "pop", ast.Load()), [copy.deepcopy(key)], []), s)), s)
+    pop.value._dict_pop = is_dict or len(args) == 2
+    if len(args) < 2:
+        out += [read, pop]
+    else:
+        other = ast.copy_location(ast.Assign(copy.deepcopy(s.targets), args[1]), s)
+        out.append(ast.copy_location(ast.If(ast.Compare(copy.deepcopy(key), [ast.In()], [ast.Name(name, ast.Load())]),
+                                            [read, pop], [other]), s))
+    return [ast.fix_missing_locations(x) for x in out]
 
 
 def _append(name, value, like):
