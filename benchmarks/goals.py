@@ -1,5 +1,5 @@
 """Issue 15's goal table, every row measured in this one run (one BLAS thread, interleaved
-repetitions, garbage collector paused, best of): the workload, the number the issue recorded,
+repetitions, garbage collector paused, best of, glibc malloc's mmap threshold pinned): the workload, the number the issue recorded,
 today's number on this machine, the goal, and whether it holds.  Peers print where installed
 (autograd in the project's venvs; JAX, PyTorch and numba are not installed there).
 
@@ -12,7 +12,7 @@ Each row comes from the benchmark script named in the table, which prints the de
 import sys
 
 import timing
-from timing import blas_threads
+from timing import PINNED, blas_threads
 
 import numpy as np  # noqa: E402
 
@@ -64,7 +64,7 @@ def main(quick=False):
     rows += indexed_loop.goal_rows({n: indexed_loop.measure(n) for n in sizes})
 
     print(f"Issue 15 goals (numpy {np.__version__}, BLAS threads: {blas_threads()}, "
-          "best of interleaved repetitions)")
+          f"malloc thresholds {'pinned' if PINNED else 'NOT pinned'}, best of interleaved repetitions)")
     width = max(len(r[0]) for r in rows)
     print(f"{'workload':{width}s}  {'issue':>7s}  {'now':>9s}  {'goal':>9s}  holds  peers")
     held = 0

@@ -1,5 +1,6 @@
-"""Shared measuring for the benchmarks of issue 15: one BLAS thread, interleaved repetitions,
-the garbage collector paused, best-of, in process CPU time.
+"""Shared measuring for the benchmarks of issue 15: one BLAS thread, glibc malloc's thresholds
+pinned (``pin_malloc``), interleaved repetitions, the garbage collector paused, best-of, in
+process CPU time.
 
 Import this module before numpy (it sets the BLAS thread variables, which BLAS reads when
 numpy loads it): on a busy 2-core machine threaded BLAS spins, and every variant measures the
@@ -16,11 +17,37 @@ import tracemalloc
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")      # before numpy loads BLAS
 
+
+
+def pin_malloc(threshold=64 << 20):
+    """Fix glibc malloc's mmap and trim thresholds for this process (no-op elsewhere).
+
+    By default glibc serves a block above 128 KB (a 128x256 float64 array is 256 KB) with its
+    own mmap, and raises that threshold the first time such a block is freed; when it has
+    moved, and whether the heap top is returned to the system (trimmed) in between, depends on
+    the order of earlier allocations.  A fresh mapping costs a page fault per 4 KB touched, so
+    the same gradient measured 40% apart depending on what ran before it.  Pinned, every
+    variant allocates from the heap and reuses freed blocks, as a long training loop does.
+    """
+    import ctypes
+    import ctypes.util
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError, TypeError):
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    return bool(mallopt(M_MMAP_THRESHOLD, threshold)) and bool(mallopt(M_TRIM_THRESHOLD, 2 * threshold))
+
+
+PINNED = pin_malloc()
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-__all__ = ["interleaved", "peak_bytes", "blas_threads"]
+__all__ = ["interleaved", "peak_bytes", "blas_threads", "pin_malloc"]
 
 
 def blas_threads():

@@ -7,19 +7,16 @@ not what the user asked for).
 
 BLAS runs on one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS say otherwise: on a busy
 2-core machine threaded matrix products spin and every variant measured the same ~48 ms.
+glibc malloc's mmap threshold is pinned (``timing.pin_malloc``): its dynamic threshold moved this
+benchmark by up to 40% depending on what had run before.
 """
 
 import gc
-import os
-import sys
 import time
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")      # before numpy loads BLAS
+import timing  # noqa: F401  (one BLAS thread before numpy loads it; malloc thresholds pinned)
 
 import numpy as np  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from transpiler import grad  # noqa: E402
 from transpiler.api import transform  # noqa: E402

@@ -59,6 +59,12 @@ def kinds(fn):
     starred = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Starred)}
     starred |= {id(k.value) for n in ast.walk(fn) if isinstance(n, ast.Call) for k in n.keywords if k.arg is None}
     read = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)}
+    loads, written = {}, set()      # one walk for every name (a walk per name is quadratic)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            loads.setdefault(n.id, []).append(n)
+        elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and not isinstance(n.ctx, ast.Load):
+            written.add(n.value.id)
     fixed = {}
     for name, vals in values.items():
         if name in other or len(vals) != 1:
@@ -66,10 +72,7 @@ def kinds(fn):
         v = vals[0]
         ok = literal_seq(v) or (isinstance(v, ast.Dict) and all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in v.keys))
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if ok and all(id(u) in starred or id(u) in read for u in uses) \
-                and not any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
-                            and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
+        if ok and all(id(u) in starred or id(u) in read for u in loads.get(name, ())) and name not in written:
             fixed[name] = v
     return kinds, fixed
 
