@@ -116,15 +116,16 @@ def split_floats(spec):
 
 
 def split_arrays(spec):
-    """``name -> (ndim, real)`` for every parameter of known ndim in a specialisation: arrays and
-    numpy scalars (``"y:2f"``) and Python floats (0-d, real).  Empty for the general variant."""
+    """``name -> (ndim, real, python_float)`` for every parameter of known ndim in a
+    specialisation: arrays and numpy scalars (``"y:2f"``) and Python floats (0-d, real).
+    Empty for the general variant."""
     out = {}
     for n in spec:
         if ":" in n:
             name, code = n.split(":")
-            out[name] = (int(code[:-1]), code[-1] != "c")
+            out[name] = (int(code[:-1]), code[-1] != "c", False)
         elif not n.endswith("[]"):
-            out[n] = (0, True)
+            out[n] = (0, True, True)
     return out
 
 

@@ -326,7 +326,7 @@ def optimize(fn, ctx):
     fn = _Fold(resolve).visit(fn)
     arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
     if arrays:
-        shapes.specialise(fn, resolve, arrays)
+        shapes.specialise(fn, resolve, arrays, getattr(ctx, "shapes_from", ()))
     peephole.tidy(fn, resolve)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     _propagate_copies(fn.body, params)
@@ -335,6 +335,6 @@ def optimize(fn, ctx):
     peephole.writes_in_place(fn, resolve, ctx.ref)
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)
-    if arrays:
+    if arrays and any(pyfloat for _, _, pyfloat in arrays.values()):   # floats: the free list
         release.release_dead(fn)
     return fix_locations(fn)

@@ -106,7 +106,7 @@ class _Shapes:
 
     def __init__(self, resolve, arrays):
         self.resolve = resolve
-        self.env = {name: (tuple(_Symbol() for _ in range(ndim)), real) for name, (ndim, real) in arrays.items()}
+        self.env = {name: (tuple(_Symbol() for _ in range(ndim)), real) for name, (ndim, real, _) in arrays.items()}
         self.rewritten = 0
         self.memo = {}          # id(visited node) -> (node, (shape, real) or None)
 
@@ -204,9 +204,9 @@ class _Shapes:
             return node, None
         if fn is unbroadcast and len(infos) == 2 and not kw:
             return self._unbroadcast(node, *infos)
-        if fn is expand_reduced and infos and len(infos) >= 2:
+        if fn is expand_reduced and len(infos) >= 2:     # x's shape, whatever g is (the seed)
             g, x = infos[:2]
-            return node, (x[0], g[1]) if g is not None and x is not None else None
+            return node, (x[0], g is not None and g[1]) if x is not None else None
         if fn in (matmul_vjp_a, matmul_vjp_b) and len(infos) == 4 and not kw:
             return self._matmul_vjp(node, fn, infos)
         if None in infos:
@@ -262,10 +262,12 @@ class _Shapes:
         return operand.args[0]
 
 
-def specialise(fn, resolve, arrays):
+def specialise(fn, resolve, arrays, before=()):
     """Rewrite the top-level statements of FunctionDef ``fn`` (in place) with what the ndim of
-    parameters ``arrays`` (``name -> (ndim, real)``) proves; returns how many calls went."""
+    parameters ``arrays`` (``name -> (ndim, real, python_float)``) proves; returns how many calls went.
+    ``before``: statements that ran before ``fn``'s body (a split pair's backward reads the
+    forward's values), read first for their shapes."""
     shapes = _Shapes(resolve, arrays)
-    for s in fn.body:
+    for s in list(before) + fn.body:
         shapes.statement(s)
     return shapes.rewritten
