@@ -1,7 +1,8 @@
-"""Issue 15's goal table, every row measured in this one run (one BLAS thread, interleaved
-repetitions, garbage collector paused, best of, glibc malloc's mmap threshold pinned): the workload, the number the issue recorded,
-today's number on this machine, the goal, and whether it holds.  Peers print where installed
-(autograd in the project's venvs; JAX, PyTorch and numba are not installed there).
+"""Issue 15's goal table, every row measured in this one run (one BLAS thread, glibc malloc's
+mmap threshold pinned, interleaved repetitions, garbage collector paused, best of, process CPU
+time): the workload, the number the issue recorded, today's number on this machine, the goal,
+and whether it holds.  Peers print where installed (autograd in the project's venvs; JAX,
+PyTorch and numba are not installed there).
 
     python benchmarks/goals.py            # the whole table (about a minute)
     python benchmarks/goals.py --quick    # fewer repetitions, no n = 16,000 row
@@ -52,8 +53,8 @@ def main(quick=False):
     scalar, memory = scalar_loop.goal_rows(times, saved)
     rows.append(scalar)
     rows += jit_row()
-    repeat = 10 if quick else 30
-    rows += transpiler_mlp.goal_rows({d: transpiler_mlp.measure(d, repeat=repeat)
+    budget = 1.0 if quick else 3.0
+    rows += transpiler_mlp.goal_rows({d: transpiler_mlp.measure(d, budget=budget)
                                       for d in (np.float64, np.float32)})
     rows += hvp.goal_rows({d: hvp.hvp_rows(d) for d in (np.float64, np.float32)})
     line_times = straight_line.measure()

@@ -36,6 +36,8 @@ def key_of(args):
         cls = a.__class__
         if cls is _NDARRAY:
             out.append((a.dtype, a.ndim))
+        elif cls is float or cls is int:
+            out.append(cls)
         elif cls in _CONTAINERS:
             return None
         else:
