@@ -183,6 +183,8 @@ def test_array_variant_has_exact_shape_code_and_matches_finite_differences():
     assert "@ W2.T" in special and "X.T @" in special and "h.T @" in special, special
     assert special.count("unbroadcast(") < general.count("unbroadcast("), special
     assert "expand_reduced(m, logits" not in special, special      # `logits == m` broadcasts the same
+    assert "= np.sum(-bz, axis=1, keepdims=True)" in special, special   # the sum unbroadcast does, exactly
+    assert "expand_reduced(bt5" not in special, special           # read once, by `bt5 * t4`: broadcasts
     for i, g in enumerate(d.grad(*args)):
         assert_close(g, _fd_args(mlp, args, i), 1e-5, 1e-7, what=f"d/d arg {i}")
     assert d._t.cache.get(((0, 1, 2), False, d._t.floats(args, {}))) is not None   # the call ran it
@@ -204,6 +206,20 @@ def test_broadcasting_arguments_of_one_ndim_share_a_variant_and_stay_exact(shape
     ga, gb = d.grad(a, b)
     assert_close(ga, _fd_args(add_sum, (a, b), 0), 1e-6, 1e-8, what=f"da {shapes}")
     assert_close(gb, _fd_args(add_sum, (a, b), 1), 1e-6, 1e-8, what=f"db {shapes}")
+
+
+def centered(x, w):
+    m = np.mean(x, axis=0)
+    return np.sum(np.tanh(x - m) ** 2 * w)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (1, 3), (4, 1)])
+def test_leading_axes_are_summed_exactly(shape):
+    d = differentiate(centered)
+    x, w = np.random.default_rng(2).normal(size=shape), np.linspace(0.5, 1.5, shape[1])
+    special = _code(_variant(d, x, w).source)
+    assert "= np.sum(-bt1, axis=0)" in special and "unbroadcast(-bt1, m)" in _code(d.source), special
+    assert_close(d.grad(x, w), numeric_grad(lambda v: centered(v, w), x), 1e-6, 1e-8, what=str(shape))
 
 
 def test_same_dtype_other_ndim_is_another_variant():

@@ -326,7 +326,7 @@ def optimize(fn, ctx):
     fn = _Fold(resolve).visit(fn)
     arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
     if arrays:
-        shapes.specialise(fn, resolve, arrays, getattr(ctx, "shapes_from", ()))
+        shapes.specialise(fn, ctx, arrays, getattr(ctx, "shapes_from", ()))
     peephole.tidy(fn, resolve)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     _propagate_copies(fn.body, params)

@@ -35,6 +35,8 @@ import numpy as np
 from runtime.rules.arithmetic import matmul_vjp_a, matmul_vjp_b
 from runtime.rules.support import expand_reduced, unbroadcast
 
+from ..core.astutil import copy_ast, walk
+
 __all__ = ["specialise"]
 
 _REDUCTIONS = {np.sum, np.max, np.amax, np.min, np.amin, np.mean, np.prod}
@@ -104,8 +106,10 @@ def _matmul(a, b):
 class _Shapes:
     """Walks the top-level statements in order, knowing ``(shape, real)`` of each name."""
 
-    def __init__(self, resolve, arrays):
-        self.resolve = resolve
+    def __init__(self, ctx, arrays, loads):
+        self.resolve, self.ref = ctx.resolve, ctx.ref_attr
+        self.loads = loads          # name -> how many times the function reads it
+        self.pending = {}           # name -> its `expand_reduced(g, x, ...)`, read once, not yet
         self.env = {name: (tuple(_Symbol() for _ in range(ndim)), real) for name, (ndim, real, _) in arrays.items()}
         self.rewritten = 0
         self.memo = {}          # id(visited node) -> (node, (shape, real) or None)
@@ -114,17 +118,28 @@ class _Shapes:
         scoped = any(isinstance(n, _SCOPES) for n in ast.walk(s))   # names of its own: not read
         if not scoped and isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
             s.value, info = self.expr(s.value)
-            if info is None:
-                self.env.pop(s.targets[0].id, None)
-            else:
-                self.env[s.targets[0].id] = info
+            name = s.targets[0].id
+            self.stored(name)
+            if info is not None:
+                self.env[name] = info
+            v = s.value
+            if self.loads.get(name) == 1 and isinstance(v, ast.Call) and len(v.args) >= 2 \
+                    and isinstance(v.args[0], (ast.Name, ast.Constant)) and self.resolve(v.func) is expand_reduced:
+                self.pending[name] = v      # may be read as its `g` by the one operation reading it
             return
         if not scoped and isinstance(s, (ast.Return, ast.Expr)) and s.value is not None:
             s.value, _ = self.expr(s.value)
             return
         for n in ast.walk(s):           # anything else: what it binds is unknown from here on
             if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-                self.env.pop(n.id, None)
+                self.stored(n.id)
+
+    def stored(self, name):
+        """``name`` is bound again: its shape, and pending expansions of it or reading it, go."""
+        self.env.pop(name, None)
+        self.pending.pop(name, None)
+        for k in [k for k, v in self.pending.items() if isinstance(v.args[0], ast.Name) and v.args[0].id == name]:
+            del self.pending[k]
 
     def expr(self, node):
         """``(node or its replacement, (shape, real) or None)``; rewrites inside, bottom up."""
@@ -227,10 +242,24 @@ class _Shapes:
         return node, None
 
     def _unbroadcast(self, node, g, x):
-        if g is not None and x is not None and g[0] is not None and g[0] == x[0] and (g[1] or not x[1]):
+        info = (x[0], x[1] or (g is not None and g[1])) if x is not None else None
+        if g is None or x is None or g[0] is None or x[0] is None or not (g[1] or not x[1]):
+            return node, info
+        gs, xs = g[0], x[0]
+        if gs == xs:
             self.rewritten += 1
             return node.args[0], g
-        return node, (x[0], x[1] or (g is not None and g[1])) if x is not None else None
+        lead = len(gs) - len(xs)
+        if lead < 0 or any(d is not e and e != 1 for d, e in zip(gs[lead:], xs)):
+            return node, info
+        ones = [lead + i for i, (d, e) in enumerate(zip(gs[lead:], xs)) if d is not e]   # x's axis is 1
+        if lead and ones:
+            return node, info
+        axes = list(range(lead)) or ones        # the leading axes, or x's ones (kept)
+        axis = ast.Constant(axes[0]) if len(axes) == 1 else ast.Tuple([ast.Constant(a) for a in axes], ast.Load())
+        keywords = [ast.keyword("axis", axis)] + ([ast.keyword("keepdims", ast.Constant(True))] if ones else [])
+        self.rewritten += 1
+        return ast.copy_location(ast.Call(self.ref(np, "np", "sum"), [node.args[0]], keywords), node), info
 
     def _matmul_vjp(self, node, fn, infos):
         g, _, a, b = infos
@@ -250,24 +279,36 @@ class _Shapes:
         return node, (target[0], target[1] or real)
 
     def _unexpanded(self, operand, other):
-        """``expand_reduced(g, x, ...)`` as an operand whose partner has x's shape: ``g``."""
-        if not (isinstance(operand, ast.Call) and len(operand.args) >= 2 and self.resolve(operand.func) is expand_reduced):
+        """``expand_reduced(g, x, ...)`` as an operand whose partner has x's shape: ``g``; so too
+        a name bound to one and read only here (its assignment is then dead code)."""
+        call = operand
+        if isinstance(operand, ast.Name) and operand.id in self.pending:
+            call = self.pending[operand.id]
+        elif not (isinstance(operand, ast.Call) and len(operand.args) >= 2
+                  and self.resolve(operand.func) is expand_reduced):
             return operand
-        g, x = self.info(operand.args[0]), self.info(operand.args[1])
+        g, x = self.info(call.args[0]), self.info(call.args[1])
         if g is None or x is None or other is None or x[0] is None or g[0] is None or other[0] != x[0]:
             return operand
         if len(g[0]) > len(x[0]) or any(d != 1 and d is not e for d, e in zip(g[0][::-1], x[0][::-1])):
             return operand
         self.rewritten += 1
-        return operand.args[0]
+        if call is operand:
+            return operand.args[0]
+        del self.pending[operand.id]
+        return ast.copy_location(copy_ast(call.args[0]), operand)
 
 
-def specialise(fn, resolve, arrays, before=()):
+def specialise(fn, ctx, arrays, before=()):
     """Rewrite the top-level statements of FunctionDef ``fn`` (in place) with what the ndim of
     parameters ``arrays`` (``name -> (ndim, real, python_float)``) proves; returns how many calls went.
     ``before``: statements that ran before ``fn``'s body (a split pair's backward reads the
     forward's values), read first for their shapes."""
-    shapes = _Shapes(resolve, arrays)
+    loads = {}
+    for n in walk(fn):
+        if n.__class__ is ast.Name and n.ctx.__class__ is ast.Load:
+            loads[n.id] = loads.get(n.id, 0) + 1
+    shapes = _Shapes(ctx, arrays, loads)
     for s in list(before) + fn.body:
         shapes.statement(s)
     return shapes.rewritten
