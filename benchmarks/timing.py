@@ -61,7 +61,8 @@ def interleaved(variants, rounds=None, budget=1.0, block=3e-4, clock=time.proces
     (a gradient over 16,000 elements) would look slower than a short one.
 
     Each round runs every variant in turn, one block of calls lasting about ``block`` seconds
-    (at least one call), with the garbage collector paused (as timeit does: a collection of the
+    (a slow variant: one call to settle in, then two timed one by one; see ``_SETTLE``), with
+    the garbage collector paused (as timeit does: a collection of the
     transformer's ASTs landing in one variant's block is noise, not that variant's cost).
     Short blocks and many rounds (about ``budget`` seconds per variant, or ``rounds``) give the
     best-of a good chance of blocks the machine's other work did not interrupt.
@@ -83,6 +84,13 @@ def interleaved(variants, rounds=None, budget=1.0, block=3e-4, clock=time.proces
         for _ in range(rounds):
             for k, fn in enumerate(variants):
                 n = counts[k]
+                if n < _SETTLE:         # slow calls: time each, after one that settles in
+                    fn()
+                    for _ in range(2):
+                        t = clock()
+                        fn()
+                        best[k] = min(best[k], clock() - t)
+                    continue
                 t = clock()
                 for _ in range(n):
                     fn()
@@ -91,6 +99,13 @@ def interleaved(variants, rounds=None, budget=1.0, block=3e-4, clock=time.proces
         if was:
             gc.enable()
     return best
+
+
+_SETTLE = 4
+"""Calls slower than a quarter of a block are timed one by one, after one untimed call: the
+first call after another variant's inherits its memory state (freed blocks of other sizes, a
+cache full of other arrays), which measured up to 10% either way on the MLP gradient depending
+on which variant ran before it."""
 
 
 def peak_bytes(fn):

@@ -209,6 +209,14 @@ def _propagate_local(fn, params):
             for field in ("body", "orelse"):
                 if isinstance(s, (ast.If, ast.For, ast.While)):
                     visit(getattr(s, field))
+        counted = {}                      # id(statement) -> (its loads, its stores), each counted once
+
+        def counts(st):
+            c = counted.get(id(st))
+            if c is None:
+                c = counted[id(st)] = (_count(st, ast.Load), _count(st, ast.Store))
+            return c
+
         i = 0
         while i < len(block):
             s = block[i]
@@ -216,21 +224,24 @@ def _propagate_local(fn, params):
                 a, b = s.targets[0].id, s.value.id
                 if a != b and a not in params and stores.get(a) == 1 and loads.get(a, 0) > 0:
                     later = block[i + 1:]
-                    where = [j for j, st in enumerate(later) if a in _count(st, ast.Load)]
-                    total = sum(_count(st, ast.Load).get(a, 0) for st in later)
+                    where = [j for j, st in enumerate(later) if a in counts(st)[0]]
+                    total = sum(counts(later[j])[0][a] for j in where)
                     if where and total == loads[a]:
                         last = where[-1]
                         between = later[:last]
-                        ok = not any(b in _count(st, ast.Store) for st in between)
+                        ok = not any(b in counts(st)[1] for st in between)
                         end = later[last]
-                        if ok and b in _count(end, ast.Store) and not (
+                        if ok and b in counts(end)[1] and not (
                                 isinstance(end, ast.Assign) and isinstance(end.targets[0], ast.Name)):
                             ok = False
                         if ok:
-                            for st in later[:last + 1]:
+                            for j in where:
+                                st = later[j]
                                 for n in walk(st):
                                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == a:
                                         n.id = b
+                                st_loads = counts(st)[0]
+                                st_loads[b] = st_loads.get(b, 0) + st_loads.pop(a)
                             loads[b] = loads.get(b, 0) + total - 1
                             loads[a] = 0
                             del block[i]
