@@ -143,6 +143,7 @@ def test_negation_folding_is_exact():
 @pytest.mark.parametrize("x", [0.3, np.float64(0.3)])
 def test_numpy_float64_scalars_take_the_float_variant(x):
     d = differentiate(loop)
+    assert "from math import" in _variant(d, x, 20).source
     assert_close(d.grad(x, 20), _fd(loop, 0.3, 20), 1e-6, 1e-8)
 
 

@@ -85,7 +85,7 @@ def specialisation(arguments, indexed):
     out = []
     for k, v in arguments.items():
         cls = v.__class__
-        if cls is float:
+        if isinstance(v, float):          # numpy's float64 scalars too: they take math functions
             out.append(k)
         elif cls is np.ndarray or isinstance(v, np.generic):
             kind = v.dtype.kind
