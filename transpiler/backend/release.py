@@ -16,7 +16,7 @@ later) or a call of ``locals``/``vars``/``eval``/``exec``.
 
 import ast
 
-__all__ = ["release_dead"]
+__all__ = ["release_dead", "without_releases"]
 
 _NESTED = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp, ast.SetComp,
            ast.DictComp, ast.GeneratorExp, ast.Global, ast.Nonlocal)
@@ -51,6 +51,15 @@ def release_dead(fn):
     for i, s in enumerate(body):
         out.append(s)
         if i in dead:
-            out.append(ast.copy_location(ast.Delete([ast.Name(n, ast.Del()) for n in sorted(dead[i])]), s))
+            release = ast.copy_location(ast.Delete([ast.Name(n, ast.Del()) for n in sorted(dead[i])]), s)
+            release._adjoin_release = True
+            out.append(release)
     fn.body = out
+    return fn
+
+
+def without_releases(fn):
+    """FunctionDef ``fn`` without the ``del`` lines ``release_dead`` added (in place): numba
+    compiles no ``del`` (jit.py)."""
+    fn.body = [s for s in fn.body if not getattr(s, "_adjoin_release", False)]
     return fn
