@@ -41,13 +41,26 @@ def kinds(fn):
     comprehensions, ``name -> literal`` for those assigned once and then only read by subscript
     or splatted: their length and keys are known)."""
     values, other = {}, set()
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Assign):
+    starred, read, loads, written = set(), set(), {}, set()
+    for n in ast.walk(fn):          # one walk gathers everything (a walk per name is quadratic)
+        cls = n.__class__
+        if cls is ast.Assign:
             for t in n.targets:
                 if isinstance(t, ast.Name):
                     values.setdefault(t.id, []).append(n.value)
-        for t in _stored(n):
-            other.add(t)
+        elif cls is ast.Name:
+            if isinstance(n.ctx, ast.Load):
+                loads.setdefault(n.id, []).append(n)
+        elif cls is ast.Starred:
+            starred.add(id(n.value))
+        elif cls is ast.Call:
+            starred.update(id(k.value) for k in n.keywords if k.arg is None)
+        elif cls is ast.Subscript:
+            if isinstance(n.ctx, ast.Load):
+                read.add(id(n.value))
+            elif isinstance(n.value, ast.Name):
+                written.add(n.value.id)
+        other.update(_stored(n))
     kinds = {}
     for name, vals in values.items():
         if name in other:
@@ -56,9 +69,6 @@ def kinds(fn):
             kinds[name] = ast.List
         elif all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
             kinds[name] = ast.Dict
-    starred = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Starred)}
-    starred |= {id(k.value) for n in ast.walk(fn) if isinstance(n, ast.Call) for k in n.keywords if k.arg is None}
-    read = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)}
     fixed = {}
     for name, vals in values.items():
         if name in other or len(vals) != 1:
@@ -66,10 +76,7 @@ def kinds(fn):
         v = vals[0]
         ok = literal_seq(v) or (isinstance(v, ast.Dict) and all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in v.keys))
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if ok and all(id(u) in starred or id(u) in read for u in uses) \
-                and not any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
-                            and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
+        if ok and all(id(u) in starred or id(u) in read for u in loads.get(name, ())) and name not in written:
             fixed[name] = v
     return kinds, fixed
 
