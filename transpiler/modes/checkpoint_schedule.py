@@ -40,6 +40,8 @@ __all__ = ["parse_budget", "advances", "best_split", "revolve", "first_advances"
 SPACING = 16      # the primal keeps at most one snapshot per this many trips: the bookkeeping of a
                   # snapshot and of a reverse action stays small next to the trips themselves
 WORKING = 8192    # bytes of bookkeeping a checkpointed loop needs whatever it keeps
+OUTSIDE = 0.2     # the part of the budget left to what the function keeps outside its checkpointed
+                  # loops (their inputs and results, the adjoints accumulated across them)
 _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
 
@@ -154,26 +156,35 @@ def choose_chunks(trips, free, snapshot, tape, prefer=None, least=1, primal=Fals
 
     A chunk of trips is recorded and reversed at once (its tape is ``chunk * tape`` bytes); the
     chunks are reversed with ``revolve`` in the slots the rest of the memory holds.  Chunk
-    lengths are tried on a geometric scale (and ``prefer``, at least ``least`` trips when that
-    fits); the one recomputing the fewest trips wins, then the one keeping the fewest bytes.
-    With ``primal`` the first advances cost nothing: a primal sweep runs them anyway."""
+    lengths are tried on a geometric scale, around the one whose stretches all fit at once
+    (sqrt(trips * snapshot / tape)) and ``prefer``, at least ``least`` trips when that fits; the
+    one recomputing the fewest trips wins, then the one keeping the fewest bytes.  With
+    ``primal`` the first advances cost nothing: a primal sweep runs them anyway."""
     if trips * tape <= free:
         return trips, 0
-    best = None
     largest = int(free // max(tape, 1))
-    least = min(least, largest)
-    candidates = {largest, prefer or largest} | {int(1.25 ** e) for e in range(int(math.log(max(largest, 1), 1.25)) + 2)}
-    for chunk in sorted(c for c in candidates if max(1, least) <= c <= min(largest, trips)):
-        slots = int((free - chunk * tape) // max(snapshot, 1))
-        steps = -(-trips // chunk)
-        slots = min(slots, steps - 1)
-        if steps > 1 and slots < 1:
-            continue
-        cost = (advances(steps, slots) - (steps - 1 if primal else 0)) * chunk
-        key = (cost, chunk * tape + slots * snapshot)
-        if best is None or key < best[0]:
-            best = (key, chunk, slots)
-    return None if best is None else best[1:]
+    if largest < 1:
+        return None
+    even = math.sqrt(trips * max(tape, 1) / max(snapshot, 1))       # steps, evenly spaced
+    steps = {int(even) + d for d in range(-3, 4)} | {int(1.25 ** e) for e in range(int(math.log(trips, 1.25)) + 2)}
+    candidates = {largest, prefer or largest} | {-(-trips // m) for m in steps if m >= 1}
+    candidates |= {-(-trips // -(-trips // c)) for c in set(candidates)}   # the same steps, shorter chunks
+    candidates |= {max(c, least) for c in set(candidates)}
+    for low in (min(least, largest), 1):
+        best = None
+        for chunk in sorted(c for c in candidates if max(1, low) <= c <= min(largest, trips)):
+            slots = int((free - chunk * tape) // max(snapshot, 1))
+            steps = -(-trips // chunk)
+            slots = min(slots, steps - 1)
+            if steps > 1 and slots < 1:
+                continue
+            cost = (advances(steps, slots) - (steps - 1 if primal else 0)) * chunk
+            key = (cost, chunk * tape + slots * snapshot)
+            if best is None or key < best[0]:
+                best = (key, chunk, slots)
+        if best is not None:
+            return best[1:]
+    return None
 
 
 def plan_loop(trips, free, snapshot, tape):
@@ -242,7 +253,7 @@ class Checkpoints:
         self.state_size = None
         self.tape_size = None     # bytes one trip saves, the largest seen
         self.peak = 0             # the most bytes held at once (snapshots + one tape), for tests
-        self.spent = False        # primal snapshots dropped: no second reversal
+        self.spent = False        # primal snapshots dropped: a second reversal would miss them
         self.measured = 0         # tapes measured
         self.last_done = False    # the last trip was reversed on its own (to measure it)
         self.code = None          # the generated function's code (what it learned is kept there)
@@ -250,6 +261,7 @@ class Checkpoints:
         self.parent = None        # the loop whose recorded trip runs this one
         self.inner = 0            # bytes the loops nested in a trip of this one used at most
         self.current = 0          # the first trip of the stretch being reversed
+        self.reversing = False    # its adjoint has started
         self.serial = next(_serial)
         _plans().add(self)
 
@@ -286,8 +298,10 @@ class Checkpoints:
             # so it keeps only its start, and is reversed from there when the outer adjoint runs
             self.parent = max(recording, key=lambda p: p.serial)
             self.stride = math.inf
-        elif self.state_size > self.available() - self.working():
-            raise ValueError(self._too_small(self.state_size, "one snapshot of the loop's state"))
+        else:
+            while self.state_size > self.available() - self.working():
+                if not self._squeeze():
+                    raise ValueError(self._too_small(self.state_size, "one snapshot of the loop's state"))
         self._keep(0, state)
         if self.fixed is not None or self.stride == math.inf:
             self.due = self.stride
@@ -314,7 +328,8 @@ class Checkpoints:
             plan = plan_loop(self.known, avail - self.held, self.state_size, self.tape_size)
             self.chain = []           # (None: too little memory, said by the adjoint)
             if plan is not None:
-                self.chunk, slots = plan
+                self.chunk, self.slots = plan
+                slots = self.slots
                 steps = -(-self.known // self.chunk)
                 self.chain = [step * self.chunk for step in reversed(first_advances(steps, slots))]
                 self.share = avail - self.chunk * self.tape_size
@@ -341,10 +356,11 @@ class Checkpoints:
 
     def available(self):
         """The budget less what the other live checkpointed loops hold (snapshots, and the tape
-        of a loop whose adjoint runs the one asking)."""
+        of a loop whose adjoint runs the one asking: the loops nested in its trips are on it)."""
         if self.budget is None:
             return math.inf
-        return self.budget - sum(p.held + p.taping for p in list(_plans()) if p is not self)
+        return self.budget * (1 - OUTSIDE) - sum(p.taping + (0 if p.parent and p.parent.taping else p.held)
+                                                 for p in list(_plans()) if p is not self)
 
     def working(self):
         """Bytes to leave for what runs while a trip does (its temporaries, the adjoints, the
@@ -352,8 +368,8 @@ class Checkpoints:
         return WORKING + 4 * (self.state_size or 0) + 4 * (self.tape_size or 0) + self.inner
 
     def _too_small(self, need, what):
-        others = int(self.budget - self.available())
-        enough = int(need + self.working()) + others
+        others = int(self.budget * (1 - OUTSIDE) - self.available())
+        enough = math.ceil((need + self.working() + others) / (1 - OUTSIDE))
         held = f", other checkpointed loops alive hold {others}" if others else ""
         return (f"memory_budget={self.budget} bytes is too small for the checkpointed loop `{self.where}`: "
                 f"{what} takes {int(need)} bytes, and running a trip about {int(self.working())} more{held}; "
@@ -404,12 +420,13 @@ class Checkpoints:
 
         With ``repeat`` the primal's snapshots stay, so a pullback can run again (``vjp``),
         unless memory ran short and some were dropped: then a second reversal is refused."""
-        if self.spent:
+        if self.spent and self.reversing:
             raise ValueError(f"the checkpointed loop `{self.where}` was reversed once already and dropped "
                              "snapshots to stay within memory_budget: call vjp again for another pullback, "
                              "or give a larger budget")
         primal = sorted(self.snaps)
         self.last_done = False
+        self.reversing = True
         try:
             end = self.trips
             for a in reversed(primal):
@@ -421,9 +438,11 @@ class Checkpoints:
         finally:
             for t in [t for t in self.snaps if t not in primal or not repeat]:
                 self._drop(t)
-            least = self.working() + 2 * (self.state_size or 0) + (self.tape_size or 0)
+            # the outer loop leaves room for one trip and one slot of this one (and the running
+            # trip's temporaries; the bookkeeping reserve, WORKING, it has already)
+            least = self.working() - WORKING + 2 * (self.state_size or 0) + (self.tape_size or 0)
             if self.parent is not None and least > self.parent.inner:
-                self.parent.inner = least      # the outer loop leaves room for one trip and one slot of it
+                self.parent.inner = least
                 self.parent._learn()
 
     def _segment(self, a, b):
@@ -445,7 +464,7 @@ class Checkpoints:
                 yield from self._record(a, b)
                 b = a
             need = int(3 * self.state_size + self.tape_size)
-            if need + self.working() > self.budget:
+            if need + self.working() > self.budget * (1 - OUTSIDE):
                 raise ValueError(self._too_small(need, "one trip's saved values with three snapshots of "
                                                  "the loop's state"))
             if b <= a:
@@ -480,9 +499,15 @@ class Checkpoints:
             plan = choose_chunks(b - a, free, self.state_size, self.tape_size, prefer=self.chunk)
             if plan is not None:
                 return plan
-            if not self._thin(a) and (self.parent is None or not self.parent._thin(self.parent.current)):
+            if not self._thin(a) and not self._squeeze():
                 need = int(self.held + self.state_size + self.tape_size)
                 raise ValueError(self._too_small(need, "reversing it with one snapshot slot"))
+
+    def _squeeze(self):
+        """Make room by thinning the snapshots of the other live loops (an outer loop, or loops
+        that ran before this one and wait for their adjoint); False if none can give any."""
+        return any(p._thin(p.current if p.reversing else math.inf)
+                   for p in sorted(_plans(), key=lambda p: p.serial) if p is not self)
 
     def _thin(self, a):
         """Drop every other snapshot before trip ``a`` (merging earlier stretches: more
