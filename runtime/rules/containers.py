@@ -116,6 +116,24 @@ define(setitem, vjp=(setitem_vjp_x, None, setitem_vjp_v), jvp=(setitem_jvp_x, No
 setitem.linear_in = (0, 2)          # the tangent of setitem(x, i, v) is setitem(dx, i, dv)
 
 
+# tuple(seq) / list(seq) of a container of arrays: the same items in another container type, so
+# the cotangent passes through slot by slot and the tangent is converted the same way
+def as_sequence_vjp(g, ans, iterable=()):
+    return g
+
+
+def as_tuple_jvp(t, ans, iterable=()):
+    return tuple(t) if isinstance(t, (list, tuple)) else t
+
+
+def as_list_jvp(t, ans, iterable=()):
+    return list(t) if isinstance(t, (list, tuple)) else t
+
+
+define(builtins.tuple, vjp=(as_sequence_vjp,), jvp=(as_tuple_jvp,))
+define(builtins.list, vjp=(as_sequence_vjp,), jvp=(as_list_jvp,))
+
+
 def copy_vjp(g, ans, a, order="K", subok=False):
     return g
 

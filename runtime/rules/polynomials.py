@@ -157,12 +157,16 @@ def polymul_vjp_a2(g, ans, a1, a2):
     return convolve_vjp_v(g, ans, a1, a2)
 
 
+# np.polymul strips leading zeros (a zero tangent would shrink to one coefficient): the
+# tangent is the full convolution, cut to the result's length
 def polymul_jvp_a1(t, ans, a1, a2):
-    return np.polymul(t, a2)
+    full = np.convolve(t, a2)
+    return full[shape_of(full)[0] - shape_of(ans)[0]:]
 
 
 def polymul_jvp_a2(t, ans, a1, a2):
-    return np.polymul(a1, t)
+    full = np.convolve(a1, t)
+    return full[shape_of(full)[0] - shape_of(ans)[0]:]
 
 
 define(np.polymul, vjp=(polymul_vjp_a1, polymul_vjp_a2), jvp=(polymul_jvp_a1, polymul_jvp_a2))

@@ -28,8 +28,12 @@ def unbroadcast(g, x):
     gshape = getattr(g, "shape", None)
     if gshape is not None and gshape == getattr(x, "shape", None):
         return g  # the common case, checked with two attribute reads
-    if _adds_by_slot(x) or isinstance(g, Grads) and isinstance(x, (list, tuple, dict)):
-        return g        # x is itself a container's cotangent, or g is one for the container x
+    if _adds_by_slot(x):
+        return g        # x is itself a container's cotangent (code differentiated again)
+    if isinstance(g, Grads) and isinstance(x, (list, tuple, dict)) and \
+            (isinstance(x, dict) or g.length is None or g.length == len(x)):
+        return g        # g is the cotangent of the container x itself (a slot holding x)
+    # a cotangent of a longer container: x was concatenated (`lst + [v]`), refused below
     if isinstance(g, (dict, list, tuple)) or isinstance(x, (dict, list, tuple)):
         raise TypeError(CONTAINER_ARITHMETIC)   # `lst + [v]`, `t * 2` on a Python list or tuple
     gshape = shape_of(g)

@@ -58,7 +58,7 @@ def plain_function(fn):
             return twin, None
     if isinstance(fn, types.FunctionType):
         mod = getattr(fn, "__module__", None) or ""
-        if mod.startswith(("numpy", "runtime.")) or mod == "runtime":
+        if mod.startswith(("numpy", "runtime.")) and not mod.startswith("runtime.rules.") or mod == "runtime":
             return None
         from runtime.rules import registry
         return (fn, None) if registry.lookup(fn) is None else None

@@ -230,8 +230,10 @@ def special_call(norm, fn, node):
     if one and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
         if fn is builtins.sum:
             return _loop_into(norm, node.args[0], "sum", "total")
-        if fn in (list, tuple):          # a list serves for a tuple: both are only read
+        if fn is list:
             return _loop_into(norm, node.args[0], "list", "items")
+        if fn is tuple:                  # built as a list, then made a tuple: `+ (..,)` concatenates
+            return _call(norm, tuple, "tuple", [_loop_into(norm, node.args[0], "list", "items")], node)
     return None
 
 

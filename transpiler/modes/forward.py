@@ -224,10 +224,22 @@ class Forward:
             terms.append(expr)
         if not terms:
             return pre + [ast.Assign([dt], self.zeros(ans))]
-        total = terms[0]
-        for t in terms[1:]:
-            total = ast.BinOp(total, ast.Add(), t)
-        return pre + [ast.Assign([dt], total)]
+        return pre + [ast.Assign([dt], _sum_terms(terms))]
+
+
+def _sum_terms(terms):
+    """The tangent of a primitive: the sum of its arguments' JVP terms.  A tuple-valued primitive
+    (np.divmod, np.linalg.lstsq, ...) has tuple terms, added item by item -- `+` on two tuples
+    would concatenate them."""
+    if len(terms) > 1 and any(isinstance(t, ast.Tuple) for t in terms):
+        if not all(isinstance(t, ast.Tuple) and len(t.elts) == len(terms[0].elts) for t in terms):
+            raise TypeError("JVP rules of one tuple-valued primitive must all return tuple literals "
+                            "of the same length")
+        return ast.Tuple([_sum_terms(list(items)) for items in zip(*(t.elts for t in terms))], ast.Load())
+    total = terms[0]
+    for t in terms[1:]:
+        total = ast.BinOp(total, ast.Add(), t)
+    return total
 
 
 def _names(node):

@@ -81,6 +81,8 @@ COVERED_ELSEWHERE = {
     # rule name -> "module::test" that checks it (container cotangents: Grads and item_arrays
     # that the finite-difference harness cannot perturb)
     "append_at": "tests.runtime.test_rules_containers::test_append_at_rules",
+    "builtins.tuple": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
+    "builtins.list": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
     "slot": "tests.transpiler.test_containers_higher::test_helpers_have_rules_both_ways",
     "spread": "tests.runtime.test_rules_containers::test_builtin_sum_over_a_list_of_broadcasting_items",
     "spread_vjp_g": "tests.transpiler.test_containers_higher::test_spread_vjp_is_its_transpose",
