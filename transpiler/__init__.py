@@ -7,7 +7,8 @@ in order: parsing, normalize, analysis, reverse (or forward), optimize, codegen 
 The package is layered; a module imports only its own layer and the ones below (the order and
 the core IR's contract: core/ir.py; tests/transpiler/test_layers.py checks it):
 
-    surface    api, higher, interop, tangent_compat, __main__ (this package's top level)
+    surface    api, differentiable, variants, generate, higher, interop, tangent_compat, __main__
+               (this package's top level)
     modes/     reverse, forward, split, stacks, calls, again: core IR -> derivative code
     analysis/  activity: facts about the core IR
     frontend/  parsing, normalize (by construct), sugar, structures, inline, tfcalls: source -> core IR

@@ -21,6 +21,7 @@ class Namer:
     def __init__(self, reserved=()):
         self.taken = set(reserved) | set(keyword.kwlist)
         self.counters = {}
+        self.temps = set()          # names from temp(): the normalizer's own, never the user's
 
     def claim(self, preferred):
         """``preferred`` if still free, else ``preferred_1``, ``preferred_2``..."""
@@ -45,6 +46,7 @@ class Namer:
             if name not in self.taken:
                 self.counters[prefix] = n
                 self.taken.add(name)
+                self.temps.add(name)
                 return name
 
 

@@ -33,6 +33,19 @@ def _view_base(value):
     return None   # evaluated as-is; never differentiable
 
 
+def _fresh(value):
+    """An expression whose result is a new array (arithmetic, a ufunc): reading a view in it
+    does not let the view outlive the statement."""
+    if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Constant)):
+        return True
+    prim = getattr(value, "_prim", None) if isinstance(value, ast.Call) else None
+    return isinstance(prim, np.ufunc) or prim in _NEW_ARRAYS or prim is setitem and len(value.args) == 3
+
+
+_NEW_ARRAYS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin, np.std, np.var, np.dot,
+               np.cumsum, np.cumprod, np.concatenate, np.stack, np.copy, np.outer, np.einsum}
+
+
 def is_atom(node):
     return isinstance(node, (ast.Name, ast.Constant)) or getattr(node, "_static", False)
 
@@ -54,6 +67,7 @@ class Emitter:
         self.shared = set()      # SSA names whose array another name may share (copies, views)
         self.stack_methods = {}  # SSA name -> ("push" | "pop", stack): a generated gradient's stacks
         self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
+        self.view_roots = {}     # temporary view -> the name it views, until the view escapes
         self.unbound_after = set()  # range-loop targets with no value before the loop (see for_statement)
 
     # --- emitting -----------------------------------------------------------------------
@@ -61,20 +75,38 @@ class Emitter:
         return self.ctx.error(message, node, hint)
 
     def emit(self, stmt, loc=None):
+        if not isinstance(stmt, ast.Assign):       # a loop, return, ...: any view it reads escapes
+            self.escape_views(stmt)
         stmt._src = self.src
         ast.copy_location(stmt, loc if loc is not None else self.src)
         self.out.append(stmt)
         return stmt
 
+    def escape_views(self, node):
+        """Temporary views read in ``node`` may now outlive their statement: the names they view
+        become shared (a later write through them is refused)."""
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id in self.view_roots:
+                self.shared.add(self.view_roots.pop(n.id))
+
     def assign(self, name, value, loc=None):
         base = _view_base(value)
+        if base is None and not _fresh(value):
+            self.escape_views(value)
         if base is not None:
             # an element read (t = x[i]) may be a view of a row of x: x[j] = ... keeps t's value
             # (as Python does for a 1-d x), but `x += ...` changing the whole x is refused below
             if structures.element_read(value):
+                self.escape_views(value)
                 self.shared.add(name)
                 self.read_into.add(base)
+            elif name in self.ctx.namer.temps and not structures.element_read(value):
+                # `y[1:] = y[:-1] * 2.0`: the view y[:-1] only feeds the arithmetic, so y is not
+                # shared unless the view is kept (named, stored, passed on: escape_views)
+                self.shared.add(name)
+                self.view_roots[name] = self.view_roots.get(base, base)
             else:
+                self.escape_views(value)
                 self.shared.update((name, base))
         if isinstance(value, ast.Dict) or isinstance(value, ast.Call) and getattr(value, "_prim", None) is setitem \
                 and isinstance(value.args[0], ast.Name) and value.args[0].id in self.dicts \

@@ -28,7 +28,15 @@ class Loops:
                     out.add(n.id)
                 elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                     out.add(n.target.id)
-        return out | structures.mutated_names(stmts) | self.changed_by_local_calls(stmts)
+        # `x.append(v)` / `x[i] = v` change x in place only when x is a variable of this
+        # function: `np.append(a, v)` names the module, never a carried value
+        local = set(self.version) | self.stored_in_function()
+        changed = structures.mutated_names(stmts) | self.changed_by_local_calls(stmts)
+        return out | (changed & local)
+
+    def stored_in_function(self):
+        return {n.id for st in self.fn_body for n in ast.walk(st)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
     def changed_by_local_calls(self, stmts):
         """Outer names a nested function called in ``stmts`` changes in place (st.append(v) in

@@ -1,0 +1,215 @@
+"""The per-function cache of generated variants, and running them.
+
+One ``_Transformer`` per user function holds every variant generated for it -- per ``wrt``,
+mode, memory budget and call signature (Python floats, indexed arrays) -- and the fast path of
+calls whose signature it has checked before.  ``transformer(fn)`` finds or makes it.
+"""
+
+import inspect
+import weakref
+
+import numpy as np
+
+from .analysis import signature
+from .core.errors import Unresolved
+from .frontend.parsing import parse_function
+from .modes import floats as _floats
+from .modes.split import transform_split
+from .generate import transform
+from . import jit as _jit
+from runtime.rules.containers import restructure
+
+__all__ = ["transformer", "run_jvp", "split_vjp"]
+
+
+def _check_wrt_value(fname, pname, value):
+    """Gradients exist for floating-point inputs only; say so clearly for anything else."""
+    if isinstance(value, (list, tuple, dict)):        # a structure: every leaf must be a float
+        for item in (value.values() if isinstance(value, dict) else value):
+            _check_wrt_value(fname, pname, item)
+        return
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, (int, np.integer)):
+        raise TypeError(f"{fname}: cannot differentiate with respect to `{pname}`, which is the "
+                        f"integer {value!r}; pass a float ({float(value)!r}) or a float array")
+    if isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        return
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        if getattr(dtype, "is_floating", False) or getattr(dtype, "is_complex", False):
+            return
+        try:
+            kind = np.dtype(dtype).kind
+        except TypeError:
+            kind = getattr(getattr(dtype, "as_numpy_dtype", None), "__name__", "?")[:1]
+        if kind in ("f", "c"):
+            return
+        raise TypeError(f"{fname}: cannot differentiate with respect to `{pname}`, an array of dtype "
+                        f"{dtype}; convert it with .astype(np.float64)")
+    raise TypeError(f"{fname}: cannot differentiate with respect to `{pname}` of type "
+                    f"{type(value).__name__}; gradients need a float or a numpy float array")
+
+
+class _Transformer:
+    """Caches generated code for one function per (wrt, preserve_result)."""
+
+    def __init__(self, fn):
+        self._fn = weakref.ref(fn)   # held weakly: _TRANSFORMERS is keyed by fn and must let it go
+        self.cache = {}
+        self.fast = {}          # (wrt, preserve_result, optimized, signature) -> run(args, seed)
+        self.deferred = None
+        self.signature = inspect.signature(fn)
+
+    @property
+    def fn(self):
+        return self._fn()
+
+    def get(self, wrt, preserve_result=False, ahead=False, mode="reverse", floats=(), optimized=True,
+            memory_budget=None):
+        key = (tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt, preserve_result)
+        if memory_budget is not None:
+            key += (("memory_budget", memory_budget),)
+        if mode != "reverse":
+            key += (mode,)
+        if floats:
+            key += (floats,)
+        if not optimized:
+            key += ("unoptimized",)
+        gen = self.cache.get(key)
+        if gen is not None:
+            return gen
+        note = None
+        if self.deferred is not None:
+            note = [f"generated on first use: `{self.deferred}` was not defined yet when "
+                    "@differentiate ran"]
+        try:
+            if mode == "split":          # fwd/bwd pair (split.py)
+                extra = () if memory_budget is None else (memory_budget,)
+                gen = transform_split(self.fn, wrt, note, *extra)
+            else:
+                gen = transform(self.fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget)
+                if getattr(gen, "specialised", 0):      # math can raise where numpy gives inf/nan
+                    gen.function = _floats.run_with_fallback(
+                        gen.function, lambda: self.get(wrt, preserve_result, mode=mode, optimized=optimized,
+                                                       memory_budget=memory_budget))
+        except Unresolved as e:
+            if ahead:
+                self.deferred = e.name
+                return None
+            parsed = parse_function(self.fn)
+            raise parsed.error(f"name `{e.name}` is not defined", e.node,
+                               f"define `{e.name}` before calling the gradient of "
+                               f"{parsed.name}()") from None
+        self.cache[key] = gen
+        return gen
+
+    def check(self, gen, args, kwargs):
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.fn.__name__}(): {e}") from None
+        for name in gen.wrt:
+            if name in bound.arguments:
+                _check_wrt_value(self.fn.__name__, name, bound.arguments[name])
+
+    def floats(self, args, kwargs):
+        """The specialisation of a call (``signature.specialisation``): its Python-float
+        parameters, and its 1-d float64 array parameters that the body indexes."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError:
+            return ()          # check() reports the bad call
+        if getattr(self, "_indexed", None) is None:
+            self._indexed = signature.subscripted(self.fn)
+        return signature.specialisation(bound.arguments, self._indexed)
+
+    def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True, memory_budget=None,
+             jit=False):
+        """Run the variant for these arguments (``jit``: compiled with numba, jit.py)."""
+        sig = None if kwargs else signature.key_of(args)
+        fast_key = (_key(wrt), preserve_result, optimized, sig, memory_budget) + (("jit",) if jit else ())
+        if sig is not None:
+            fast = self.fast.get(fast_key)
+            if fast is not None:            # this signature was checked before: run its variant
+                return fast(args, seed)
+        gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized,
+                       memory_budget=memory_budget)
+        self.check(gen, args, kwargs)
+        if jit:
+            gen = _jit.view(gen)
+        if seed is not None:
+            kwargs = dict(kwargs)
+            kwargs[gen.seed_name] = seed
+        out = _restructured(gen, self.signature, args, kwargs, preserve_result, gen.function(*args, **kwargs))
+        if not gen.single and len(gen.wrt) == 1:      # wrt=(0,): a tuple of one gradient
+            out = ((out[0],), out[1]) if preserve_result else (out,)
+        if sig is not None:
+            fast = signature.fast_call(gen, self.signature, len(args), preserve_result)
+            if fast is not None:
+                self.fast[fast_key] = fast
+        return out
+
+
+def _restructured(gen, signature_, args, kwargs, preserve_result, result):
+    """Gradients with respect to a dict, list or tuple argument in that argument's structure,
+    and each in its parameter's dtype."""
+    seed = getattr(gen, "seed_name", None)          # a split pair (vjp) has none
+    bound = signature_.bind(*args, **{k: v for k, v in kwargs.items() if k != seed})
+    likes = [bound.arguments.get(name) for name in gen.wrt]
+    grads, value = result if preserve_result else (result, None)
+    grads = signature.cast_grads(grads, likes, len(gen.wrt) == 1)
+    result = (grads, value) if preserve_result else grads
+    if not any(isinstance(like, (list, tuple, dict)) for like in likes):
+        return result
+    if len(gen.wrt) == 1:
+        grads = restructure(grads, likes[0])
+    else:
+        grads = tuple(restructure(g, like) for g, like in zip(grads, likes))
+    return (grads, value) if preserve_result else grads
+
+
+_TRANSFORMERS = weakref.WeakKeyDictionary()
+
+
+def transformer(fn):
+    """The cache of generated code for ``fn``.  A wrapper (``Differentiable``, ``grad(f)``) says
+    through its ``_differentiates()`` what stands for it: its own cache, or the function to read."""
+    reach = getattr(type(fn), "_differentiates", None)
+    if reach is not None:
+        fn = reach(fn)
+        if isinstance(fn, _Transformer):
+            return fn
+    t = _TRANSFORMERS.get(fn)
+    if t is None:
+        t = _TRANSFORMERS[fn] = _Transformer(fn)
+    return t
+
+
+def _key(wrt):
+    return tuple(wrt) if isinstance(wrt, (tuple, list)) else wrt
+
+
+def run_jvp(t, wrt, primals, tangents):
+    primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+    tangents = tuple(tangents) if isinstance(tangents, (tuple, list)) else (tangents,)
+    gen = t.get(wrt, False, mode="forward")
+    t.check(gen, primals, {})
+    if len(tangents) != len(gen.seed_name):
+        raise ValueError(f"{t.fn.__name__}: {len(tangents)} tangent(s) given for "
+                         f"{len(gen.seed_name)} wrt parameter(s) {gen.wrt}")
+    value, tangent = gen.function(*primals, **dict(zip(gen.seed_name, tangents)))
+    if isinstance(value, tuple) and isinstance(tangent, tuple) and len(value) == len(tangent):
+        return value, tuple(signature.cast_like(d, v) for d, v in zip(tangent, value))
+    return value, signature.cast_like(tangent, value)      # the tangent in the output's dtype
+
+
+def split_vjp(t, wrt, args, kwargs, memory_budget=None):
+    """One forward sweep now; the pullback runs only the backward on what it saved."""
+    pair = t.get(wrt, False, mode="split", memory_budget=memory_budget)
+    t.check(pair, args, kwargs)
+    value, saved = pair.forward(*args, **kwargs)
+
+    def pullback(cotangent=None):
+        grads = _restructured(pair, t.signature, args, kwargs, False, pair.backward(saved, cotangent))
+        return (grads,) if len(pair.wrt) == 1 and not pair.single else grads   # wrt=(0,), as grad
+
+    return value, pullback
