@@ -18,7 +18,7 @@ import pytest
 import runtime as tf
 from tests.fd import numeric_grad
 from tests.transpiler import corpus
-from transpiler import TranspileError, differentiate, grad, hvp, value_and_grad, vjp
+from transpiler import TranspileError, differentiate, grad, hessian, hvp, value_and_grad, vjp
 from transpiler.modes import checkpoint_schedule
 
 
@@ -330,13 +330,13 @@ def test_higher_order_is_a_clear_error():
         hvp(grad(update, memory_budget=20000), (X[:4], 10), np.ones(4))
 
 
-def test_hvp_of_a_budgeted_differentiable_differentiates_the_function():
-    """hvp takes no budget: given differentiate(f, memory_budget=...) it differentiates f."""
-    x, v = X[:4], np.linspace(1.0, 2.0, 4)
-    got = hvp(differentiate(update, memory_budget=20000), (x, 10), v)
-    plain = grad(update)
-    expected = (plain(x + 1e-5 * v, 10) - plain(x - 1e-5 * v, 10)) / 2e-5
-    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-9)
+def test_hvp_and_hessian_refuse_a_budgeted_differentiable():
+    """Second-order code does not checkpoint: a budget it would silently exceed is refused."""
+    f = differentiate(update, memory_budget=20000)
+    with pytest.raises(ValueError, match="memory_budget cannot be kept"):
+        hvp(f, (X[:4], 10), np.ones(4))
+    with pytest.raises(ValueError, match="memory_budget cannot be kept"):
+        hessian(f)(X[:4], 10)
 
 
 def test_forward_mode_refuses_a_budget():
