@@ -1,7 +1,8 @@
-"""Issue 15's goal table, every row measured in this one run (one BLAS thread, interleaved
-repetitions, garbage collector paused, best of): the workload, the number the issue recorded,
-today's number on this machine, the goal, and whether it holds.  Peers print where installed
-(autograd and numba in the project's venvs; JAX and PyTorch are not installed there).
+"""Issue 15's goal table, every row measured in this one run (one BLAS thread, glibc malloc's
+mmap threshold pinned, interleaved repetitions, garbage collector paused, best of, process CPU
+time): the workload, the number the issue recorded, today's number on this machine, the goal,
+and whether it holds.  Peers print where installed (autograd and numba in the project's venvs;
+JAX and PyTorch are not installed there).
 
     python benchmarks/goals.py            # the whole table (about a minute)
     python benchmarks/goals.py --quick    # fewer repetitions, no n = 16,000 row
@@ -12,7 +13,7 @@ Each row comes from the benchmark script named in the table, which prints the de
 import sys
 
 import timing
-from timing import blas_threads
+from timing import PINNED, blas_threads
 
 import numpy as np  # noqa: E402
 
@@ -52,8 +53,8 @@ def main(quick=False):
     scalar, memory = scalar_loop.goal_rows(times, saved)
     rows.append(scalar)
     rows += jit_row()
-    repeat = 10 if quick else 30
-    rows += transpiler_mlp.goal_rows({d: transpiler_mlp.measure(d, repeat=repeat)
+    budget = 1.0 if quick else 3.0
+    rows += transpiler_mlp.goal_rows({d: transpiler_mlp.measure(d, budget=budget)
                                       for d in (np.float64, np.float32)})
     rows += hvp.goal_rows({d: hvp.hvp_rows(d) for d in (np.float64, np.float32)})
     line_times = straight_line.measure()
@@ -64,7 +65,7 @@ def main(quick=False):
     rows += indexed_loop.goal_rows({n: indexed_loop.measure(n) for n in sizes})
 
     print(f"Issue 15 goals (numpy {np.__version__}, BLAS threads: {blas_threads()}, "
-          "best of interleaved repetitions)")
+          f"malloc thresholds {'pinned' if PINNED else 'NOT pinned'}, best of interleaved repetitions)")
     width = max(len(r[0]) for r in rows)
     print(f"{'workload':{width}s}  {'issue':>7s}  {'now':>9s}  {'goal':>9s}  holds  peers")
     held = 0

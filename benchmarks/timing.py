@@ -1,5 +1,6 @@
-"""Shared measuring for the benchmarks of issue 15: one BLAS thread, interleaved repetitions,
-the garbage collector paused, best-of, in process CPU time.
+"""Shared measuring for the benchmarks of issue 15: one BLAS thread, glibc malloc's thresholds
+pinned (``pin_malloc``), interleaved repetitions, the garbage collector paused, best-of, in
+process CPU time.
 
 Import this module before numpy (it sets the BLAS thread variables, which BLAS reads when
 numpy loads it): on a busy 2-core machine threaded BLAS spins, and every variant measures the
@@ -16,11 +17,37 @@ import tracemalloc
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")      # before numpy loads BLAS
 
+
+
+def pin_malloc(threshold=64 << 20):
+    """Fix glibc malloc's mmap and trim thresholds for this process (no-op elsewhere).
+
+    By default glibc serves a block above 128 KB (a 128x256 float64 array is 256 KB) with its
+    own mmap, and raises that threshold the first time such a block is freed; when it has
+    moved, and whether the heap top is returned to the system (trimmed) in between, depends on
+    the order of earlier allocations.  A fresh mapping costs a page fault per 4 KB touched, so
+    the same gradient measured 40% apart depending on what ran before it.  Pinned, every
+    variant allocates from the heap and reuses freed blocks, as a long training loop does.
+    """
+    import ctypes
+    import ctypes.util
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError, TypeError):
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    return bool(mallopt(M_MMAP_THRESHOLD, threshold)) and bool(mallopt(M_TRIM_THRESHOLD, 2 * threshold))
+
+
+PINNED = pin_malloc()
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-__all__ = ["interleaved", "peak_bytes", "blas_threads"]
+__all__ = ["interleaved", "peak_bytes", "blas_threads", "pin_malloc"]
 
 
 def blas_threads():
@@ -34,7 +61,8 @@ def interleaved(variants, rounds=None, budget=1.0, block=3e-4, clock=time.proces
     (a gradient over 16,000 elements) would look slower than a short one.
 
     Each round runs every variant in turn, one block of calls lasting about ``block`` seconds
-    (at least one call), with the garbage collector paused (as timeit does: a collection of the
+    (a slow variant: one call to settle in, then two timed one by one; see ``_SETTLE``), with
+    the garbage collector paused (as timeit does: a collection of the
     transformer's ASTs landing in one variant's block is noise, not that variant's cost).
     Short blocks and many rounds (about ``budget`` seconds per variant, or ``rounds``) give the
     best-of a good chance of blocks the machine's other work did not interrupt.
@@ -56,6 +84,13 @@ def interleaved(variants, rounds=None, budget=1.0, block=3e-4, clock=time.proces
         for _ in range(rounds):
             for k, fn in enumerate(variants):
                 n = counts[k]
+                if n < _SETTLE:         # slow calls: time each, after one that settles in
+                    fn()
+                    for _ in range(2):
+                        t = clock()
+                        fn()
+                        best[k] = min(best[k], clock() - t)
+                    continue
                 t = clock()
                 for _ in range(n):
                     fn()
@@ -64,6 +99,13 @@ def interleaved(variants, rounds=None, budget=1.0, block=3e-4, clock=time.proces
         if was:
             gc.enable()
     return best
+
+
+_SETTLE = 4
+"""Calls slower than a quarter of a block are timed one by one, after one untimed call: the
+first call after another variant's inherits its memory state (freed blocks of other sizes, a
+cache full of other arrays), which measured up to 10% either way on the MLP gradient depending
+on which variant ran before it."""
 
 
 def peak_bytes(fn):

@@ -7,19 +7,16 @@ not what the user asked for).
 
 BLAS runs on one thread unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS say otherwise: on a busy
 2-core machine threaded matrix products spin and every variant measured the same ~48 ms.
+glibc malloc's mmap threshold is pinned (``timing.pin_malloc``): its dynamic threshold moved this
+benchmark by up to 40% depending on what had run before.
 """
 
-import gc
-import os
-import sys
 import time
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")      # before numpy loads BLAS
+import timing  # noqa: F401  (one BLAS thread before numpy loads it; malloc thresholds pinned)
+from timing import interleaved
 
 import numpy as np  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from transpiler import grad  # noqa: E402
 from transpiler.api import transform  # noqa: E402
@@ -52,25 +49,6 @@ def hand_written(W1, b1, W2, b2, X, Y):
     return dW1, db1, dW2, db2
 
 
-def best_of(variants, args, repeat=30, rounds=3):
-    """(best, median) seconds of each callable, in process CPU time (the machine's other work
-    does not count): ``rounds`` blocks of ``repeat`` runs, the blocks of the variants
-    alternating, so a slow spell of the machine does not land on one variant."""
-    for fn in variants:
-        fn(*args)
-    times = [[] for _ in variants]
-    gc.collect()
-    gc.disable()                  # as timeit does: a collection landing in one run is noise
-    for _ in range(rounds):
-        for k, fn in enumerate(variants):
-            for _ in range(repeat):
-                t = time.process_time()
-                fn(*args)
-                times[k].append(time.process_time() - t)
-    gc.enable()
-    return [(min(ts), float(np.median(ts))) for ts in times]
-
-
 def data(dtype=np.float64):
     rng = np.random.default_rng(0)
     W1 = rng.normal(scale=0.05, size=(784, 256))
@@ -89,16 +67,18 @@ def _check(got, want, dtype):
         np.testing.assert_allclose(a, b, **tol)
 
 
-def measure(dtype=np.float64, repeat=30, rounds=3):
-    """[(name, (best, median) seconds)]: hand-written first, then the generated code, the
-    grad(f) wrapper and autograd (when installed; float64 only is checked against dtype)."""
+def measure(dtype=np.float64, budget=3.0):
+    """[(name, best seconds)]: hand-written first, then the general variant's generated code,
+    the grad(f) wrapper (which runs the variant specialised on the arguments' ndim) and
+    autograd (when installed), interleaved call by call (``timing.interleaved``)."""
     args = data(dtype)
     g = grad(loss, wrt=(0, 1, 2, 3))
     gen = g._t.get((0, 1, 2, 3), False)
     want = hand_written(*args)
     _check(gen.function(*args), want, dtype)
+    _check(g(*args), want, dtype)
 
-    names = ["hand-written numpy", "transpiler (generated code)", "transpiler via grad(f) wrapper"]
+    names = ["hand-written numpy", "transpiler (general variant)", "transpiler via grad(f) wrapper"]
     variants = [hand_written, gen.function, g]
     try:
         import autograd
@@ -120,16 +100,16 @@ def measure(dtype=np.float64, repeat=30, rounds=3):
         variants.append(ag)
     except ImportError:
         pass
-    rows = list(zip(names, best_of(variants, args, repeat, rounds)))
+    rows = list(zip(names, interleaved([lambda fn=fn: fn(*args) for fn in variants], budget=budget)))
     if "autograd" not in names:
-        rows.append(("autograd (not installed)", (float("nan"), float("nan"))))
+        rows.append(("autograd (not installed)", float("nan")))
     return rows
 
 
 def goal_rows(by_dtype):
     out = []
     for dtype, rows in by_dtype.items():
-        t = dict((name, best) for name, (best, _) in rows)
+        t = dict(rows)
         hand = t["hand-written numpy"]
         peers = f"autograd {t['autograd'] / hand:.2f}x" if "autograd" in t else ""
         name = np.dtype(dtype).name
@@ -149,12 +129,12 @@ def main():
 
     for dtype in (np.float64, np.float32):
         rows = measure(dtype)
-        base = rows[0][1][0]
+        base = rows[0][1]
         print(f"MLP 784-256-10, batch 128, {np.dtype(dtype).name}: gradient w.r.t. W1, b1, W2, b2 "
-              f"(numpy {np.__version__})")
-        print(f"{'':32s}{'best ms':>10s}{'median ms':>11s}{'vs hand':>9s}")
-        for name, (best, med) in rows:
-            print(f"{name:32s}{best * 1e3:10.3f}{med * 1e3:11.3f}{best / base:8.2f}x")
+              f"(numpy {np.__version__}; best of interleaved calls, process CPU time)")
+        print(f"{'':32s}{'best ms':>10s}{'vs hand':>9s}")
+        for name, best in rows:
+            print(f"{name:32s}{best * 1e3:10.3f}{best / base:8.2f}x")
         print()
     print(f"transformation time: best {min(t_transform) * 1e3:.2f} ms, "
           f"median {float(np.median(t_transform)) * 1e3:.2f} ms (target < 20 ms)")

@@ -23,8 +23,9 @@ from .math_ops import (  # noqa: F401
     tan, tanh, sigmoid, equal, not_equal, less, less_equal, greater, greater_equal,
     logical_and, logical_or, logical_not,
     clip_by_value, clip_by_norm, clip_by_global_norm, norm,
+    acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh,
 )
-from .math_extra import truncatediv, truncatemod  # noqa: F401
+from .math_extra import truncatediv, truncatemod, scalar_mul  # noqa: F401
 from .array_extra import (  # noqa: F401
     sort, argsort, repeat, roll, sequence_mask, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update,
 )

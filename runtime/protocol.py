@@ -10,10 +10,17 @@ rewriting the few calls whose form the tape cannot record directly:
 * ``np.einsum``'s sublist form becomes its subscripts string;
 * ``np.atleast_1d(a, b)`` becomes one call per array; ``np.where(c)`` is ``np.nonzero(c)``.
 
-Everything that would silently turn a recorded tensor into a constant is refused instead:
-a numpy function without a rule, a tensor in an argument no rule differentiates, and
-``np.array(t)`` / ``np.asarray(t)`` (numpy always returns a plain ndarray from those, which
-would drop the gradient) on a tensor a recording tape tracks.
+* a list or tuple holding recorded tensors, given where numpy expects one array
+  (``np.add([v, 2 * v], v)``, ``np.append([1.0, v], v)``), becomes ``np.stack`` of its items;
+* ``np.full(shape, t, like=t)`` is ``t`` broadcast to ``shape``.
+
+numpy hands a call to a tensor only when the tensor is a direct argument (or an item of an
+argument that is a sequence of arrays, as in ``np.stack``).  Otherwise numpy converts the tensor
+to an ndarray itself, through ``__array__``, with no hook that could return a tensor:
+``np.array(t)``, ``np.asarray(t)``, ``np.array([t, ...])``, ``np.full(shape, t)``,
+``np.mean([t, u])``.  Everything that would so silently turn a recorded tensor into a constant
+is refused instead (``check_conversion``), as are a numpy function without a rule and a tensor
+in an argument no rule differentiates.
 """
 
 import functools
@@ -41,7 +48,13 @@ def _tracked(x):
     """True when a recording tape tracks ``x`` (or would watch it on first use, a trainable Variable)."""
     t = _t()
     for tape in t._state.tapes:
-        if id(x) in tape._tracked:
+        tracked = getattr(tape, "_tracked", None)
+        if tracked is None:         # a ForwardAccumulator: the tensors that carry a tangent
+            entry = tape._tangents.get(id(x))
+            if entry is not None and entry[0] is x:
+                return True
+            continue
+        if id(x) in tracked:
             return True
         if isinstance(x, t.Variable) and x._trainable and tape._watch_accessed:
             return True
@@ -54,15 +67,30 @@ def _contains_tracked(x):
     return isinstance(x, _t()._TensorBase) and _tracked(x)
 
 
+CONVERSION_ADVICE = (
+    "Build arrays from tensors with np.stack([...]) or tf.stack (np.full(shape, t) as "
+    "np.full(shape, t, like=t) or t * np.ones(shape)), pass a tensor itself to the numpy function "
+    "(numpy hands a call to the tape only when a tensor is one of its direct arguments), or take "
+    "its value deliberately with t.numpy() (no gradient) or inside `with tape.stop_recording():`.")
+
+
 def check_conversion(x):
     """``__array__`` of a tensor: refuse while a recording tape tracks it (the gradient would be lost)."""
     if _t()._state.tapes and _tracked(x):
         raise TypeError(
-            "a tensor that a GradientTape is recording was converted to a plain numpy array "
-            "(np.array / np.asarray / np.full, or a numpy function given a list of tensors), which "
-            "would silently drop its gradient. Build arrays from tensors with np.stack([...]) or "
-            "tf.stack, pass the tensor itself to the numpy function, or take its value deliberately "
-            "with t.numpy() (no gradient) or inside `with tape.stop_recording():`.")
+            "a tensor that a GradientTape (or ForwardAccumulator) is recording was converted to a plain numpy array "
+            "(np.array / np.asarray / np.full, or a numpy function whose only tensors are inside "
+            "lists, such as np.mean([t, u])), which would silently drop its gradient. " + CONVERSION_ADVICE)
+
+
+def _refuse_copyto(args, kwargs):
+    """np.copyto (what np.full(shape, t, dtype=...) and np.full_like call) writes into an ndarray."""
+    if _t()._state.tapes and _contains_tracked(list(args) + list(kwargs.values())):
+        raise TypeError("np.copyto (or np.full / np.full_like with a tensor fill value) writes a tensor "
+                        "that a GradientTape is recording into a plain numpy array, which would silently "
+                        "drop its gradient. " + CONVERSION_ADVICE)
+    t = _t()
+    return np.copyto(*[t._unwrap(a) for a in args], **{k: t._unwrap(v) for k, v in kwargs.items()})
 
 
 def no_rule_error(func):
@@ -171,6 +199,17 @@ def _unstack(args, kwargs):
     return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
 
 
+def _full(args, kwargs):
+    """``np.full(shape, fill, dtype, like=tensor)``: the fill value broadcast (recorded when a tensor)."""
+    bound = inspect.signature(np.full).bind(*args, **kwargs)
+    a = bound.arguments
+    fill, dtype = a["fill_value"], a.get("dtype")
+    if not isinstance(fill, _t()._TensorBase):
+        return np.full(a["shape"], fill, dtype)
+    ones = np.ones(a["shape"], dtype=dtype if dtype is not None else _t()._unwrap(fill).dtype)
+    return fill * ones
+
+
 def _where(args, kwargs):
     if len(args) + len(kwargs) != 1:
         return NotImplemented
@@ -188,6 +227,8 @@ REWRITES = {
     np.atleast_2d: _atleast(np.atleast_2d),
     np.atleast_3d: _atleast(np.atleast_3d),
     np.where: _where,
+    np.full: _full,
+    np.copyto: _refuse_copyto,
 }
 if hasattr(np, "unstack"):
     REWRITES[np.unstack] = _unstack
@@ -199,12 +240,58 @@ UFUNC_REWRITES = {
 }
 
 
+# --- lists of tensors where numpy expects one array -----------------------------------------------------
+
+SEQUENCE_PARAMS = ("arrays", "tup", "condlist", "choicelist", "funclist")
+"""Parameters that take a sequence of arrays (np.stack, np.vstack, np.select, ...): their items,
+not the sequence, are the arrays."""
+
+
+@functools.lru_cache(maxsize=None)
+def _sequence_positions(func):
+    try:
+        names = list(inspect.signature(func).parameters)
+    except (TypeError, ValueError):         # C functions without a signature (numpy < 2.3)
+        return (0,) if func is np.concatenate else ()
+    return tuple(i for i, name in enumerate(names) if name in SEQUENCE_PARAMS)
+
+
+def _stacked(x):
+    """A (nested) list or tuple of numbers and tensors as one recorded array: np.stack of its items."""
+    if isinstance(x, (list, tuple)):
+        return np.stack([_stacked(v) for v in x])
+    return x
+
+
+def _stack_lists(func, args, kwargs):
+    """Lists holding recorded tensors where numpy expects one array become recorded stacks (numpy
+    itself would convert them with __array__ and drop the gradient)."""
+    seq = _sequence_positions(func)
+    out = []
+    for i, a in enumerate(args):
+        if type(a) in (list, tuple) and _contains_tracked(a):
+            a = type(a)(_stacked(v) for v in a) if i in seq else _stacked(a)
+        out.append(a)
+    kwargs = {k: _stacked(v) if type(v) in (list, tuple) and _contains_tracked(v) else v
+              for k, v in kwargs.items()}
+    return tuple(out), kwargs
+
+
+def _holds_list(args, kwargs):
+    for a in args:
+        if type(a) is list or type(a) is tuple:
+            return True
+    return any(type(v) is list or type(v) is tuple for v in kwargs.values()) if kwargs else False
+
+
 # --- the protocols ---------------------------------------------------------------------------------
 
 def array_function(func, args, kwargs):
     t = _t()
     if func in t._METADATA:
         return func(*[t._unwrap(a) for a in args], **{k: t._unwrap(v) for k, v in kwargs.items()})
+    if _t()._state.tapes and _holds_list(args, kwargs):
+        args, kwargs = _stack_lists(func, args, kwargs)
     composite = registry.COMPOSITES.get(func)
     if composite is not None:       # several results (np.linalg.eigh, svd, ...): see registry
         return composite(*args, **kwargs)
@@ -229,6 +316,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         )
     kwargs.pop("out", None)
     t = _t()
+    if t._state.tapes and _holds_list(inputs, {}):
+        inputs, _ = _stack_lists(ufunc, inputs, {})
     if ufunc in UFUNC_REWRITES and not kwargs:
         return UFUNC_REWRITES[ufunc](*inputs)
     rule = registry.lookup(ufunc)

@@ -293,11 +293,18 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     return constant(value, dtype=dtype)
 
 
+_TINY = {}
+
+
 def flush_subnormals(value):
     """``value`` with subnormal floats replaced by (signed) zero, as TF's CPU kernels give them:
     TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44)."""
-    if getattr(value, "dtype", None) is not None and value.dtype.kind == "f":
-        small = np.abs(value) < np.finfo(value.dtype).tiny
+    dt = getattr(value, "dtype", None)
+    if dt is not None and dt.kind == "f":
+        tiny = _TINY.get(dt)
+        if tiny is None:
+            tiny = _TINY[dt] = np.finfo(dt).tiny      # np.finfo costs microseconds: once per dtype
+        small = np.abs(value) < tiny
         if small.any():
             return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
     return value

@@ -66,6 +66,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     core = normalize(ctx)
     outputs = output_names(core)
     pyfloats, elements = signature.split_floats(floats)
+    ctx.arrays = signature.split_arrays(floats)      # ndim of each argument: backend/shapes.py
     if elements:
         _floats.share_element_reads(core, elements)
     info = analyze(core, names, outputs, pyfloats, elements)

@@ -72,6 +72,15 @@ def _hvp_parts(f, wrt):
     return t, t.get(w, False, mode="tangent"), bound, w
 
 
+def _refuse_budget(f, what):
+    """hvp/hessian are forward over reverse and do not checkpoint: a budget would be ignored."""
+    if getattr(f, "_budget", None) is not None:
+        name = getattr(getattr(f, "_fn", None), "__qualname__", "f")
+        raise ValueError(f"{what}() of {name}: its memory_budget cannot be kept, because second-order "
+                         "code does not checkpoint loops; pass the undecorated function (no budget), "
+                         "or use grad with memory_budget for first order")
+
+
 def _memo(make):
     """``make()`` computed on first use, then kept (the parts of a derived function)."""
     box = []
@@ -96,6 +105,7 @@ def hvp(f, *primals_and_v, wrt=0):
     """
     if isinstance(wrt, (tuple, list)):
         raise TypeError("hvp differentiates with respect to one argument: pass wrt=int or name")
+    _refuse_budget(f, "hvp")
 
     parts = _memo(lambda: _hvp_parts(f, wrt))
     checked = set()
@@ -128,6 +138,7 @@ def hessian(f, wrt=0):
 
     Built from one forward-over-reverse Hessian-vector product per element of x.
     """
+    _refuse_budget(f, "hessian")
     def run(*args):
         t, gen, bound, w = _hvp_parts(f, wrt)
         args = _with_self(bound, args)

@@ -47,8 +47,8 @@ from runtime.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
 from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
 
-from .core.errors import TranspileError
-from .analysis.signature import cast_like
+from .core.errors import TranspileError, Unresolved
+from .analysis.signature import cast_like, specialisation
 
 __all__ = ["call", "has_tensor"]
 
@@ -158,18 +158,29 @@ def _entry_for(d, args, kwargs):
     if not wrt or _reads_variables(t.fn, pos):
         return None
     budget = getattr(getattr(d, "_d", d), "_budget", None)     # memory_budget: checkpointed loops
-    key = (len(pos), tuple(kinds), tuple(sorted(kw)), budget)
+    spec = _specialisation(t, pos)
+    key = (len(pos), tuple(kinds), tuple(sorted(kw)), budget, spec)
     cache = _CACHE.setdefault(t, {})
-    entry = cache.get(key)
-    if entry is None:
+    entry = cache.get(key, False)
+    if entry is False:
         try:
-            entry = _Entry(t, wrt, len(pos), budget)
+            entry = _Entry(t, wrt, len(pos), budget, spec)
         except TranspileError:
             entry = None
         cache[key] = entry
     if entry is None:
         return None
     return _Bound(entry, pos, kw)
+
+
+def _specialisation(t, pos):
+    """The variant key of these positional arguments (``signature.specialisation`` of their
+    values: each array's ndim and dtype kind), as a ``grad`` call on the same values gets.
+    Empty when they do not bind one to one to named parameters (``*args``)."""
+    params = list(t.signature.parameters.values())[:len(pos)]
+    if len(params) < len(pos) or any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+        return ()
+    return specialisation({p.name: (a._value if isinstance(a, _TensorBase) else a) for p, a in zip(params, pos)}, ())
 
 
 class _Bound:
@@ -218,11 +229,13 @@ _KW = "_adjoin_call"
 class _Entry:
     """One function + argument structure: its generated gradient and the Rules that record it."""
 
-    def __init__(self, transformer, wrt, npos, memory_budget=None):
+    def __init__(self, transformer, wrt, npos, memory_budget=None, spec=()):
         self.t = transformer
         self.wrt = wrt
-        spec = wrt[0] if len(wrt) == 1 else wrt
-        gen = transformer.get(spec, False, memory_budget=memory_budget)
+        spec_wrt = wrt[0] if len(wrt) == 1 else wrt
+        # the whole gradient (run on tensors when an outer tape records the sweep): the
+        # general variant, as grad(grad(f)) differentiates; the pair: this call's variant
+        gen = transformer.get(spec_wrt, False, memory_budget=memory_budget)
         self.gen = gen
         self.grad_fn = gen.function
         self.seed_name = gen.seed_name
@@ -233,7 +246,7 @@ class _Entry:
             if self.connected[k]:
                 vjps[i] = self._make_vjp(k)
         fn = transformer.fn
-        self.pair = _split_pair(transformer, spec, memory_budget)
+        self.pair = _split_pair(transformer, spec_wrt, memory_budget, spec)
         forward = self.pair.forward if self.pair is not None else None
 
         def impl(*vals, **kwargs):
@@ -303,15 +316,18 @@ class _Entry:
         return tuple(results)
 
 
-def _split_pair(transformer, spec, memory_budget=None):
-    """The generated forward/backward pair, or None (not available, or not generated)."""
+def _split_pair(transformer, wrt, memory_budget=None, spec=()):
+    """The generated forward/backward pair specialised on ``spec`` (the arguments' ndim and
+    dtype kind, ``backend/shapes.py``), or None (not available, or not generated)."""
     try:
         from .modes import split  # noqa: F401  (the pair generator)
     except ImportError:
         return None
     try:
-        return transformer.get(spec, False, mode="split", memory_budget=memory_budget)
-    except TranspileError:
+        if spec:
+            return split.transform_split(transformer.fn, wrt, None, memory_budget, spec)
+        return transformer.get(wrt, False, mode="split", memory_budget=memory_budget)
+    except (TranspileError, Unresolved):
         return None
 
 

@@ -24,6 +24,7 @@ import weakref
 import numpy as np
 
 from .backend.codegen import compile_function, to_source
+from .backend.release import without_releases
 from .core.astutil import copy_ast
 from .core.ir import COMMENT
 from .frontend import sugar
@@ -183,6 +184,7 @@ def _user_level():
 def numba_ready(fn_node, resolve):
     """``fn_node`` with ``reversed(range(...))`` counting down instead (numba has no reversed), and
     ``b = add_at(b, g, x, i)`` adding into ``b`` in place (``add_into``) where ``b`` is private."""
+    without_releases(fn_node)          # a float variant's `del` lines (backend/release.py): numba has no del
     for n in ast.walk(fn_node):
         if isinstance(n, ast.For):
             down = _count_down(n.iter)

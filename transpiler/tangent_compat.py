@@ -19,7 +19,10 @@ _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_O
 
 def split_seed(signature, args, kwargs):
     """``(args, seed)``: one positional argument beyond ``f``'s own is the seed, as in Tangent."""
-    params = signature.parameters.values()
+    names = signature.parameters
+    if len(args) <= len(names) and (not names or names[next(reversed(names))].kind in _POSITIONAL):
+        return args, None   # every parameter positional (the last one is), none left over: no seed
+    params = names.values()
     if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params):
         return args, None          # f(*args): every positional argument is f's own
     if len(args) == sum(p.kind in _POSITIONAL for p in params) + 1:

@@ -29,6 +29,7 @@ from . import pyspecial  # noqa: F401
 from . import nondiff  # noqa: F401
 from . import special  # noqa: F401
 from . import nn  # noqa: F401
+from . import conv  # noqa: F401
 from . import linalg  # noqa: F401
 from . import fft  # noqa: F401
 from . import gather  # noqa: F401

@@ -34,7 +34,7 @@ INTERNAL = ("support", "adjoint_helpers", "containers", "tuples")
 def _family(rule):
     fn = next((f for f in rule.vjps if f is not None), None) or rule.fn
     module = getattr(fn, "__module__", "") or ""
-    return module.rsplit(".", 1)[-1] if module.startswith("runtime.rules") else "?"
+    return module[len("runtime.rules."):].replace(".", "/") if module.startswith("runtime.rules.") else "?"
 
 
 def _both(rule):

@@ -25,9 +25,9 @@ import numpy as np
 
 from . import arithmetic, products, shape  # noqa: F401
 from .registry import define, lookup, nondifferentiable
-from .support import (axis_index, broadcast_like, expand_reduced, inverse_permutation, item_array,
+from .support import (axis_index, broadcast_like, dtype_of, expand_reduced, inverse_permutation, item_array,
                       items_like, keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
-                      unbroadcast, unstack)
+                      unbroadcast, unstack, value_of)
 from .tuples import item_seed
 
 __all__ = ["sum_like"]
@@ -125,7 +125,8 @@ define(split_like, vjp=(split_like_vjp, None), jvp=(split_like_jvp, None))
 define(unstack, vjp=(unstack_vjp, None), jvp=(unstack_jvp, None))
 define(split_like_vjp, vjp=(split_like_vjp_vjp, None), jvp=(split_like_vjp_jvp, None))
 define(unstack_vjp, vjp=(unstack_vjp_vjp, None), jvp=(unstack_vjp_jvp, None))
-nondifferentiable(shape_of, reduced_size, axis_index, keepdims_shape, normalize_axes, inverse_permutation)
+nondifferentiable(shape_of, reduced_size, axis_index, keepdims_shape, normalize_axes, inverse_permutation,
+                  dtype_of, value_of)   # dtypes and values read for checks: the rules' VJPs differentiated again
 
 
 # --- bilinear primitives: rules for their VJP rules ---------------------------------------

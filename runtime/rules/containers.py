@@ -73,8 +73,8 @@ def slot(g, idx, like):
     if isinstance(g, Grads):
         idx = _slot_key(g, idx)
         return g[idx] if idx in g else np.zeros_like(like)
-    if g is None or isinstance(g, (int, float)) and g == 0:
-        return np.zeros_like(like)
+    if g is None or isinstance(g, (int, float)) and g == 0 or isinstance(g, dict) and idx not in g:
+        return np.zeros_like(like)       # (a dict: the zero tangent of a cotangent holds no slot yet)
     return g[idx]
 
 

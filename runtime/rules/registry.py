@@ -179,7 +179,7 @@ name_of = _name_of
 
 # Where the rules of a numpy function's family live, by the (private) numpy module defining it.
 _FAMILY_FILES = (
-    ("numpy.linalg", "linalg.py"), ("numpy.fft", "fft.py"), ("numpy._core.fromnumeric", "reductions.py"),
+    ("numpy.linalg", "linalg/"), ("numpy.fft", "fft.py"), ("numpy._core.fromnumeric", "reductions.py"),
     ("numpy.lib._nanfunctions", "nanreductions.py"), ("numpy.lib._function_base", "statistics.py"),
     ("numpy.lib._shape_base", "arrange.py"), ("numpy.lib._twodim_base", "arrange.py"),
     ("numpy.lib._stride_tricks", "shape.py"), ("numpy._core.shape_base", "joining.py"),

@@ -1,4 +1,4 @@
-"""Special functions as primitives: erf, erfc.
+"""Special functions as primitives: erf, erfc, lgamma, digamma, polygamma, i0, i1.
 
 numpy has no vectorised erf; the values come from ``math.erf`` element by element (exact to
 double precision, no scipy needed), the derivative is the closed form.
@@ -123,6 +123,27 @@ def digamma_jvp(t, ans, x):
 
 
 define(digamma, vjp=(digamma_vjp,), jvp=(digamma_jvp,))
+
+
+_lgamma_elementwise = np.frompyfunc(math.lgamma, 1, 1)
+
+
+@primitive
+def lgamma(x):
+    """log |gamma(x)|, elementwise (``tf.math.lgamma``); keeps x's float dtype."""
+    out = np.asarray(_lgamma_elementwise(x), dtype=_float_dtype(x))
+    return out[()] if out.ndim == 0 else out
+
+
+def lgamma_vjp(g, ans, x):
+    return g * digamma(x)
+
+
+def lgamma_jvp(t, ans, x):
+    return t * digamma(x)
+
+
+define(lgamma, vjp=(lgamma_vjp,), jvp=(lgamma_jvp,))
 
 
 # --- modified Bessel functions: np.i0 and i1 (its derivative) -------------------------------------

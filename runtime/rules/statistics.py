@@ -3,15 +3,15 @@ percentile (linear interpolation only), average (with weights), ptp, cumprod, di
 
 * Order statistics send the gradient to the (at most two) sorted elements the result
   interpolates between; ties are measure-zero and go to whichever element sorting put there.
-* ``cumprod`` is exact with zeros too: without zeros it costs O(n) (a reversed running sum
-  divided by x), with zeros it forms the O(n^2) products of "all the others".
+* ``cumprod`` is exact with zeros too, in O(n) either way: without zeros a reversed running sum
+  divided by x, with zeros the same up to the first zero and a cumprod that leaves that zero out.
 * ``diff``'s constant ``prepend=`` / ``append=`` get no gradient.
 """
 
 import numpy as np
 
 from .registry import define
-from .support import expand_reduced, reduced_size, shape_of, unbroadcast
+from .support import expand_reduced, reduced_size, shape_of, unbroadcast, value_of
 
 
 # --- median, quantile, percentile -------------------------------------------------------------
@@ -160,12 +160,58 @@ define(np.ptp, vjp=(ptp_vjp,), jvp=(ptp_jvp,))
 
 # --- cumprod -------------------------------------------------------------------------------------
 
-def cumprod_others(x, axis):
-    """m[..., i, j] = prod(x[k] for k <= j if k != i) for j >= i, else 0 (``axis`` moved last)."""
-    x = np.moveaxis(x, axis, -1)
+# With zeros: let z be a lane's first zero and x1 = x with x_z -> 1, y1 = cumprod(x1).  Then
+# y_j = y1_j for j < z and x_z * y1_j for j >= z, an identity of polynomials, so
+#   <g, y> = <g * s, y1>,  s_j = 1 (j < z), x_z (j >= z),
+# and the derivative w.r.t. x_i (i != z) is cumprod's VJP at x1 with cotangent g * s (x1 has one
+# zero fewer), w.r.t. x_z it is sum_{j >= z} g_j y1_j.  s holds x_z itself (0 in value), so the
+# rule's own derivative is exact too.  One level per zero in a lane, each O(n); more than
+# MAX_ZEROS zeros in a lane use the O(n^2) products of "all the others" instead.
+
+MAX_ZEROS = 4
+
+
+def first_zero(x):
+    """Per lane of the last axis: the index of the first zero (n where there is none), shaped [..., 1]."""
+    zero = x == 0
+    return np.where(np.any(zero, axis=-1, keepdims=True), np.argmax(zero, axis=-1)[..., None], shape_of(x)[-1])
+
+
+def without_first_zero(x):
+    """(j, z, x_z, x1, y1, s) of the identity above, along the last axis."""
+    j = np.arange(shape_of(x)[-1])
+    z = first_zero(x)
+    x_z = np.sum(np.where(j == z, x, 0.0), axis=-1, keepdims=True)
+    x1 = np.where(j == z, 1.0, x)
+    return j, z, x_z, x1, np.cumprod(x1, axis=-1), np.where(j >= z, x_z, 1.0)
+
+
+def cumprod_others(x):
+    """m[..., i, j] = prod(x[k] for k <= j if k != i) for j >= i, else 0 (along the last axis)."""
     n = shape_of(x)[-1]
     rows = np.where(np.eye(n, dtype=bool), 1.0, x[..., None, :])     # row i: x with x_i -> 1
     return np.triu(np.cumprod(rows, axis=-1))
+
+
+def many_zeros(x):
+    return int(np.max(np.sum(value_of(x) == 0, axis=-1), initial=0)) > MAX_ZEROS
+
+
+def cumprod_vjp_with_zeros(g, ans, x):
+    """The VJP along the last axis when x holds zeros."""
+    if many_zeros(x):
+        return np.sum(cumprod_others(x) * g[..., None, :], axis=-1)
+    j, z, x_z, x1, y1, s = without_first_zero(x)
+    inner = cumprod_vjp(g * s, y1, x1, -1)
+    return np.where(j == z, np.sum(np.where(j >= z, g * y1, 0.0), axis=-1, keepdims=True), inner)
+
+
+def cumprod_jvp_with_zeros(t, ans, x):
+    if many_zeros(x):
+        return np.sum(cumprod_others(x) * t[..., :, None], axis=-2)
+    j, z, x_z, x1, y1, s = without_first_zero(x)
+    t_z = np.sum(np.where(j == z, t, 0.0), axis=-1, keepdims=True)
+    return cumprod_jvp(np.where(j == z, 0.0, t), y1, x1, -1) * s + y1 * np.where(j >= z, t_z, 0.0)
 
 
 def cumprod_vjp(g, ans, a, axis=None, dtype=None, out=None):
@@ -174,8 +220,8 @@ def cumprod_vjp(g, ans, a, axis=None, dtype=None, out=None):
     if np.all(x != 0):
         back = np.flip(np.cumsum(np.flip(g * ans, ax), ax), ax) / x
     else:
-        m = cumprod_others(x, ax)
-        back = np.moveaxis(np.sum(m * np.moveaxis(g, ax, -1)[..., None, :], axis=-1), -1, ax)
+        g_last, ans_last = np.moveaxis(g, ax, -1), np.moveaxis(np.reshape(ans, shape_of(x)), ax, -1)
+        back = np.moveaxis(cumprod_vjp_with_zeros(g_last, ans_last, np.moveaxis(x, ax, -1)), -1, ax)
     return np.reshape(back, shape_of(a))
 
 
@@ -185,8 +231,8 @@ def cumprod_jvp(t, ans, a, axis=None, dtype=None, out=None):
     ax = 0 if axis is None else axis
     if np.all(x != 0):
         return np.cumsum(tx / x, ax) * ans
-    m = cumprod_others(x, ax)
-    return np.moveaxis(np.sum(m * np.moveaxis(tx, ax, -1)[..., :, None], axis=-2), -1, ax)
+    t_last, ans_last = np.moveaxis(tx, ax, -1), np.moveaxis(ans, ax, -1)
+    return np.moveaxis(cumprod_jvp_with_zeros(t_last, ans_last, np.moveaxis(x, ax, -1)), -1, ax)
 
 
 define(np.cumprod, vjp=(cumprod_vjp,), jvp=(cumprod_jvp,))

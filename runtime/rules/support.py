@@ -23,11 +23,13 @@ def unbroadcast(g, x):
     A real ``x`` gets the real part of a complex ``g`` (see ``complexes``: real parameters
     get real gradients).
     """
+    if type(g) is np.ndarray and g.dtype.kind != "c" and g.shape == getattr(x, "shape", None):
+        return g  # the common case (a real array of x's shape), checked first: the tape's hot path
     if _complex_onto_real(g, x):
         g = np.real(g)
     gshape = getattr(g, "shape", None)
     if gshape is not None and gshape == getattr(x, "shape", None):
-        return g  # the common case, checked with two attribute reads
+        return g
     if _adds_by_slot(x):
         return g        # x is itself a container's cotangent (code differentiated again)
     if isinstance(g, Grads) and isinstance(x, (list, tuple, dict)) and \
@@ -173,6 +175,12 @@ def reduced_size(xshape, axis):
     for a in normalize_axes(axis, len(xshape)):
         n *= xshape[a]
     return n
+
+
+def value_of(x):
+    """The numpy value of an array or tensor, read without recording (for checks and indices only)."""
+    read = getattr(x, "numpy", None)
+    return np.asarray(read() if read is not None else x)
 
 
 def inverse_permutation(axes, ndim):

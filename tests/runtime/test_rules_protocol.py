@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from tests.fd import assert_close, numeric_grad
+from tests.fd import assert_close, numeric_grad, numeric_jvp
+from tests.runtime.rules_check import tape_hvp
 
 
 def grad(f, *xs):
@@ -18,14 +19,22 @@ def grad(f, *xs):
 
 
 # --- conversions that would drop the gradient are refused ----------------------------------------------
+# numpy hands a call to a tensor only when the tensor is a direct argument (or an item of a sequence
+# argument, np.stack([t, ...])); otherwise it converts the tensor itself through __array__, which has
+# no way to return a tensor.  These are refused, never silently constant.
 
 REFUSED = {
     "np.array of a list": lambda v: np.sum(np.array([v, v])) + v,
     "np.array": lambda v: np.array(v) + v,
     "np.asarray": lambda v: np.asarray(v) + v,
     "np.full": lambda v: np.sum(np.full((2,), v)) + v,
+    "np.full with a dtype": lambda v: np.sum(np.full((2,), v, dtype=np.float64)) + v,
+    "np.full_like of an array": lambda v: np.sum(np.full_like(np.zeros(2), v)) + v,
     "np.mean of a list": lambda v: np.mean([v, v + 2]),
     "np.linalg.norm of a list": lambda v: np.linalg.norm([v, v]),
+    "np.append of lists": lambda v: np.sum(np.append([v], [v * 2])),
+    "np.sin of a list": lambda v: np.sum(np.sin([v, v])),
+    "np.concatenate of lists": lambda v: np.sum(np.concatenate([[1.0, v], [v]])),
     "np.array of products": lambda v: np.sum(np.array([v[0] * v[1], v[1]])),
 }
 
@@ -34,6 +43,14 @@ REFUSED = {
 def test_conversions_of_recorded_tensors_are_refused(name):
     with pytest.raises(TypeError, match="np.stack"):
         grad(REFUSED[name], [1.5, 2.0] if "products" in name else 1.5)
+
+
+@pytest.mark.parametrize("name", ["np.asarray", "np.mean of a list", "np.full with a dtype"])
+def test_conversions_under_a_forward_accumulator_are_refused(name):
+    x = tf.constant(np.array(1.5))
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(np.array(1.0))):
+        with pytest.raises(TypeError, match="np.stack"):
+            REFUSED[name](x)
 
 
 def test_trainable_variables_are_refused_before_their_first_recorded_read():
@@ -59,6 +76,61 @@ def test_the_recorded_ways_give_the_gradients():
     assert grad(lambda v: np.sum(np.stack([v, v])) + v, 2.0)[0] == 3.0
     assert grad(lambda v: np.mean(np.stack([v, v + 2])), 2.0)[0] == 1.0
     assert grad(lambda v: np.sum(np.append(v, v * 3.0)) + v, 2.0)[0] == 5.0
+
+
+# --- lists of tensors in calls numpy does hand to the tape: stacked, so they are differentiated -----------
+
+X0 = np.array([0.7, -1.3])
+W3 = np.array([1.0, -2.0, 0.5])
+LISTS = {
+    "np.append(list, tensor)": lambda v: np.append([1.0, v[0] * v[1]], v) * np.array([1.0, 2.0, -1.0, 3.0]),
+    "np.dot(list, tensor)": lambda v: np.dot([v[0] * v[1], np.sin(v[1])], v),
+    "np.add(list, tensor)": lambda v: np.sin(np.add([v[0] * v[1], v[1] ** 2], v)),
+    "np.where(c, list, tensor)": lambda v: np.where([True, False], [v[0] ** 2 * v[1], 1.0], v) ** 2,
+    "np.maximum(tensor, list)": lambda v: np.maximum(v, [v[1] * 2.0, v[0] ** 3]),
+    "np.concatenate([tensor, list])": lambda v: np.concatenate([v, [v[0] * v[1], 2.0]]) ** 2,
+    "np.stack([tensor, list])": lambda v: np.stack([v, [v[1], v[0] ** 2]]) * v,
+    "np.select(conds, [list, tensor])": lambda v: np.select([[True, False], [False, True]],
+                                                             [[v[0] ** 2, v[1]], v * v[0]]),
+    "np.full(shape, t, like=t)": lambda v: np.full((3, 2), v, like=v) ** 3 * W3[:, None],
+    "np.full_like(t, s)": lambda v: np.full_like(v * v, v[0] * v[1]) * v,
+}
+
+
+def _on_arrays(f):
+    """f on plain ndarrays: the finite-difference reference (like= an ndarray is plain numpy)."""
+    return lambda x: np.asarray(f(x), dtype=np.float64)
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_lists_of_tensors_are_differentiated_in_reverse_mode(name):
+    f = LISTS[name]
+    w = np.random.default_rng(1).standard_normal(np.shape(_on_arrays(f)(X0)))
+    (g,) = grad(lambda v: np.sum(f(v) * w), X0)
+    assert_close(g, numeric_grad(lambda x: np.sum(_on_arrays(f)(x) * w), X0), what=name)
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_lists_of_tensors_are_differentiated_in_forward_mode(name):
+    f = LISTS[name]
+    t0 = np.array([0.3, 1.1])
+    x = tf.constant(X0)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(t0)) as acc:
+        y = f(x)
+    assert_close(np.asarray(acc.jvp(y)), numeric_jvp(_on_arrays(f), [X0], [t0]), what=name)
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_lists_of_tensors_are_differentiated_at_second_order(name):
+    f = LISTS[name]
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal(np.shape(_on_arrays(f)(X0)))
+    v = rng.standard_normal(2)
+    got = tape_hvp(f, [X0], 0, w, v)
+    phi = lambda x: np.sum(_on_arrays(f)(x) * w)  # noqa: E731
+    eps = 1e-4
+    want = (numeric_grad(phi, X0 + eps * v, 1e-5) - numeric_grad(phi, X0 - eps * v, 1e-5)) / (2 * eps)
+    assert_close(np.zeros(2) if got is None else got, want, rtol=1e-4, atol=1e-4, what=name)
 
 
 # --- calls the protocol rewrites ------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import runtime as tf
 from runtime.rules import lookup
-from tests.fd import assert_close
+from tests.fd import assert_close, numeric_grad
 from tests.runtime.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
 
 REDUCTIONS = [np.sum, np.mean, np.max, np.amax, np.min, np.amin, np.prod, np.var, np.std]
@@ -145,3 +145,35 @@ def test_prod_second_order_with_a_zero_is_finite():
     assert_close(g.numpy(), np.array([6.0, 0.0, 0.0]))
     # d/dx (x1 * x2) = (0, x2, x1): exact for the zero element's own row of the Hessian
     assert_close(outer.gradient(s, x).numpy(), np.array([0.0, 3.0, 2.0]))
+
+
+def test_cumprod_with_several_zeros_in_a_lane_all_orders():
+    """The O(n) rules with zeros: a lane with two zeros, a lane starting with one, a lane without."""
+    from tests.runtime.rules_check import tape_hvp
+    x = np.array([[1.5, 0.0, -0.7, 0.0, 2.0, 1.1],
+                  [0.0, 1.3, 0.8, -1.2, 0.9, 1.4],
+                  [0.6, 1.7, -0.9, 1.2, 0.5, 1.3]])
+    for axis in (1, None):
+        check_vjp(np.cumprod, [x], kwargs={"axis": axis})
+        check_jvp(np.cumprod, [x], kwargs={"axis": axis})
+    rng = np.random.default_rng(0)
+    w, v = rng.standard_normal(x.shape), rng.standard_normal(x.shape)
+    phi = lambda a: np.sum(np.cumprod(a, axis=1) * w)  # noqa: E731
+    eps = 1e-4
+    want = (numeric_grad(phi, x + eps * v) - numeric_grad(phi, x - eps * v)) / (2 * eps)
+    assert_close(tape_hvp(np.cumprod, [x], 0, w, v, {"axis": 1}), want, rtol=1e-4, atol=1e-5)
+
+
+def test_cumprod_with_many_zeros_in_a_lane_uses_the_exact_quadratic_form():
+    from runtime.rules import statistics
+    from tests.runtime.rules_check import tape_hvp
+    x = np.array([0.0, 1.2, 0.0, 0.0, -0.8, 0.0, 1.1, 0.0, 0.0, 1.3])
+    assert np.sum(x == 0) > statistics.MAX_ZEROS
+    check_vjp(np.cumprod, [x])
+    check_jvp(np.cumprod, [x])
+    rng = np.random.default_rng(1)
+    w, v = rng.standard_normal(x.shape), rng.standard_normal(x.shape)
+    phi = lambda a: np.sum(np.cumprod(a) * w)  # noqa: E731
+    eps = 1e-4
+    want = (numeric_grad(phi, x + eps * v) - numeric_grad(phi, x - eps * v)) / (2 * eps)
+    assert_close(tape_hvp(np.cumprod, [x], 0, w, v), want, rtol=1e-4, atol=1e-5)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from transpiler.modes import checkpoint_schedule
-from transpiler.modes.checkpoint_schedule import (Checkpoints, advances, best_split, choose_chunks, parse_budget,
-                                            revolve, size_of)
+from transpiler.modes.checkpoint_schedule import (Checkpoints, advances, best_split, choose_chunks, first_advances,
+                                                  parse_budget, plan_loop, revolve, size_of)
 
 
 # --- budgets -------------------------------------------------------------------------------------
@@ -84,6 +84,47 @@ def test_revolve_reverses_every_step_once_within_its_slots(steps, slots):
     assert advanced == advances(steps, slots)
 
 
+def whole_loop(steps, slots):
+    """A primal sweep that runs every step keeping ``first_advances``, then the rest of
+    revolve's actions: (advances beyond the primal, most snapshots held, reversed order)."""
+    chain = first_advances(steps, slots)
+    held = {0, *chain}
+    most, advanced, order = len(held), 0, []
+    actions = revolve(steps, slots)
+    for a, b in zip([0] + chain, chain):            # the primal sweep did these
+        assert next(actions) == ("advance", a, b)
+    for action in actions:
+        if action[0] == "advance":
+            _, a, b = action
+            assert a in held and b not in held and a < b < steps
+            advanced += b - a
+            held.add(b)
+            most = max(most, len(held))
+        elif action[0] == "reverse":
+            assert action[1] in held
+            order.append(action[1])
+        else:
+            held.remove(action[1])
+    return advanced, most, order
+
+
+@given(st.integers(1, 3000), st.integers(1, 40))
+@settings(max_examples=300, deadline=None)
+def test_whole_loop_schedule(steps, slots):
+    """The binomial schedule over a whole loop: every step's adjoint once, last first; never more
+    than the slots (and the start); recomputation beyond the primal the binomial bound."""
+    slots = min(slots, max(steps - 1, 1))
+    advanced, most, order = whole_loop(steps, slots)
+    assert order == list(reversed(range(steps)))
+    assert most <= 1 + slots
+    assert advanced == advances(steps, slots) - (steps - 1)
+    assert advanced == fewest(steps, slots) - (steps - 1) if steps <= 60 and slots <= 6 else True
+    r = 0
+    while math.comb(slots + r, slots) < steps:
+        r += 1
+    assert advanced <= max(r - 1, 0) * steps      # each step recomputed at most r-1 times beyond the primal
+
+
 def test_revolve_known_counts():
     # with one slot, step k is reached again from 0 for each k: sum of 1..steps-1
     assert simulate(10, 1)[0] == 45
@@ -111,6 +152,32 @@ def test_whole_loop_when_it_fits():
     assert choose_chunks(100, 10_000, 50, 100) == (100, 0)
 
 
+@given(st.integers(1, 3000), st.integers(1000, 10 ** 6), st.integers(50, 5000), st.integers(50, 5000))
+@settings(max_examples=200, deadline=None)
+def test_loop_plan_fits_and_recomputes_nothing_when_even_spacing_does(trips, free, snapshot, tape):
+    """plan_loop's chunks and slots fit the memory, and it recomputes nothing beyond the primal
+    when some evenly spaced snapshots (each stretch recorded whole, of at least SPACING trips
+    when such fit) fit."""
+    plan = plan_loop(trips, free, snapshot, tape)
+    if plan is None:
+        assert free < tape + snapshot
+        return
+    chunk, slots = plan
+    steps = -(-trips // chunk)
+    assert chunk * tape + slots * snapshot <= free and slots <= max(steps - 1, 0)
+    extra = (advances(steps, slots) - (steps - 1)) * chunk
+    assert extra >= 0
+    least = min(checkpoint_schedule.SPACING, free // tape)
+    if any((-(-trips // c) - 1) * snapshot + c * tape <= free for c in range(least, trips + 1)):
+        assert extra == 0
+
+
+def test_loop_plan_prefers_fewer_bytes_when_nothing_is_recomputed():
+    chunk, slots = plan_loop(100_000, 2_600_000, 700, 2650)
+    assert advances(-(-100_000 // chunk), slots) == -(-100_000 // chunk) - 1      # nothing recomputed
+    assert 100 < chunk < 250          # about sqrt(trips * snapshot / tape) = 163
+
+
 # --- the run-time plan -----------------------------------------------------------------------------
 @pytest.fixture
 def bare(monkeypatch):
@@ -128,7 +195,8 @@ def run(trips, budget, known=True, width=8, snapshots=None):
     plan = Checkpoints(budget, "for k in range(trips):", trips if known else None, snapshots)
     x = states[0]
     for k in range(trips):
-        plan.take((x,))
+        if plan.take((x,)):          # measure: record this trip
+            plan.sized([x])
         x = x * 1.01 + k
     reversed_trips = []
     recomputed = 0
@@ -153,11 +221,33 @@ def run(trips, budget, known=True, width=8, snapshots=None):
 
 
 @pytest.mark.parametrize("known", [True, False])
-@pytest.mark.parametrize("trips, budget", [(1, 10_000), (7, 4_000), (500, 20_000), (500, 5_000), (2000, 8_000)])
+@pytest.mark.parametrize("trips, budget", [(1, 10_000), (7, 5_000), (500, 20_000), (500, 5_000), (2000, 8_000)])
 def test_plan_reverses_in_order_within_budget(trips, budget, known, bare):
     plan, _ = run(trips, budget, known)
     assert plan.peak + plan.working() <= budget
     assert plan.held == 0 and not plan.snaps
+
+
+@given(st.integers(2, 3000), st.integers(3, 200))
+@settings(max_examples=60, deadline=None)
+def test_run_time_plan_of_a_for_loop_is_the_whole_loop_revolve(trips, slots):
+    """Driven like generated code (a second run: the size of a trip's tape is known), a for
+    loop's plan reverses every trip once, last first, within the budget, and recomputes no
+    more than revolve over the whole loop with its chunk and slots (plus the last stretch's
+    trips, advanced once to record the last trip on its own)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(checkpoint_schedule, "WORKING", 0)
+        state = size_of((np.zeros(8),)) + 64
+        budget = Checkpoints(None, "").working() + (slots + 1) * state + 20 * size_of([np.zeros(8)])
+        run(trips, budget)                         # learns the size of a trip's tape
+        plan, recomputed = run(trips, budget)
+        assert plan.peak + plan.working() <= budget
+    assert plan.chain == [] and len(plan.snaps) == 0
+    if plan.chunk is not None:
+        steps = -(-trips // plan.chunk)
+        bound = (advances(steps, plan.slots) - (steps - 1)) * plan.chunk + plan.chunk - 1
+        assert recomputed <= bound
+        assert plan.capacity <= 1 + plan.slots
 
 
 def test_plan_recomputes_less_with_more_memory(bare):
@@ -169,8 +259,9 @@ def test_online_thinning_keeps_at_most_its_capacity(bare):
     plan = Checkpoints(20_000, "while", None)
     x = np.zeros(8)
     for _ in range(5000):
-        plan.take((x,))
-    assert 1 <= len(plan.snaps) <= plan.capacity
+        if plan.take((x,)):
+            plan.sized([x])
+    assert 8 <= len(plan.snaps) <= plan.capacity
     assert plan.held <= 10_000
     assert all(t % plan.stride == 0 for t in plan.snaps)
 
@@ -187,7 +278,7 @@ def test_budget_below_one_snapshot_says_what_is_needed(bare):
 
 def test_budget_below_one_trip_says_what_is_needed(bare):
     with pytest.raises(ValueError, match=r"one trip's saved values with three snapshots .* takes \d+ bytes"):
-        plan = Checkpoints(size_of((np.zeros(8),)) * 5, "loop", 10)
+        plan = Checkpoints(int(size_of((np.zeros(8),)) * 5 / (1 - checkpoint_schedule.OUTSIDE)) + 1, "loop", 10)
         plan.take((np.zeros(8),))
         plan.trips = 10
         for start, stop, record, state in plan.reversal():

@@ -18,7 +18,7 @@ import pytest
 import runtime as tf
 from tests.fd import numeric_grad
 from tests.transpiler import corpus
-from transpiler import TranspileError, differentiate, grad, value_and_grad, vjp
+from transpiler import TranspileError, differentiate, grad, hessian, hvp, value_and_grad, vjp
 from transpiler.modes import checkpoint_schedule
 
 
@@ -133,6 +133,12 @@ def callee_loops(x, n):
     return np.sum(step(x, 50))
 
 
+def long_callee_in_loop(x, n):
+    for i in range(n):
+        x = step(x, 200) * 0.999        # one trip of this loop runs 200 of the callee's
+    return np.sum(x)
+
+
 def two_loops(x, n):
     y = x
     for i in range(n):
@@ -145,7 +151,8 @@ def two_loops(x, n):
 
 X = np.linspace(-1.0, 1.0, 64)
 LONG = [(update, (X, 1500)), (until, (X * 0.1,)), (nested, (X, 800)), (over_sequence, (X, list(np.linspace(0.5, 1.0, 2000)))),
-        (callee_loops, (X, 1500)), (two_loops, (X, 1000)), (while_in_for, (X, 20, 200))]
+        (callee_loops, (X, 1500)), (two_loops, (X, 1000)), (while_in_for, (X, 20, 200)),
+        (long_callee_in_loop, (X, 30))]
 IDS = [f.__name__ for f, _ in LONG]
 
 
@@ -169,9 +176,26 @@ def test_long_loops_within_budget_and_same_gradient(fn, args):
         g = grad(fn, memory_budget=budget)
         g(*args)
         checkpoint_schedule._LEARNED.clear()     # measure as a first run does: sizes not known yet
-        used, got = peak(g, *args)
-        same(got, reference)
-        assert used <= budget, (frac, used, budget)
+        for run in ("first", "second"):          # (the second knows the sizes the first measured)
+            used, got = peak(g, *args)
+            same(got, reference)
+            assert used <= budget, (frac, run, used, budget)
+
+
+def test_a_callee_in_a_checkpointed_loop_is_checkpointed_too():
+    """Unbudgeted, one trip of the outer loop saves the callee's 200 trips: more than the
+    budget.  The callee's own loop keeps only its start in a recorded trip and is reversed
+    from it by the callee's backward."""
+    plain = grad(long_callee_in_loop)
+    plain(X, 30)
+    full, reference = peak(plain, X, 30)
+    budget = full // 100
+    assert full // 30 > budget
+    g = grad(long_callee_in_loop, memory_budget=budget)
+    used, got = peak(g, X, 30)
+    same(got, reference)
+    assert used <= budget
+    assert g.source.count("Checkpoints(") >= 2         # the caller's loop and the callee's
 
 
 def test_sizes_learned_by_one_call_are_not_trusted_for_other_shapes():
@@ -218,13 +242,13 @@ def test_tight_budget_recomputes_with_revolve(budget, dense, monkeypatch):
 def test_every_entry_point_takes_the_budget():
     x, n = X[:8], 300
     reference = grad(update)(x, n)
-    same(grad(update, memory_budget="20KB")(x, n), reference)
-    value, g = value_and_grad(update, memory_budget=20000)(x, n)
+    same(grad(update, memory_budget="40KB")(x, n), reference)
+    value, g = value_and_grad(update, memory_budget=40000)(x, n)
     same(g, reference) and np.testing.assert_equal(value, update(x, n))
-    v, pullback = vjp(update, x, n, memory_budget="20KB")
+    v, pullback = vjp(update, x, n, memory_budget="40KB")
     same(pullback(1.0), reference)
     same(pullback(2.0), 2.0 * reference)       # a pullback runs again on the same snapshots
-    d = differentiate(update, memory_budget=20000)
+    d = differentiate(update, memory_budget=40000)
     same(d.grad(x, n), reference)
     same(d.value_and_grad(x, n)[1], reference)
     same(d.vjp(x, n)[1](1.0), reference)
@@ -232,13 +256,13 @@ def test_every_entry_point_takes_the_budget():
 
 
 def test_gradient_function_pickles_with_its_budget():
-    g = pickle.loads(pickle.dumps(grad(update, memory_budget=20000)))
+    g = pickle.loads(pickle.dumps(grad(update, memory_budget=40000)))
     same(g(X[:8], 100), grad(update)(X[:8], 100))
-    assert "Checkpoints(budget=20000" in g.source
+    assert "Checkpoints(budget=40000" in g.source
 
 
 def test_interop_op_on_a_tape():
-    d = differentiate(update, memory_budget=20000)
+    d = differentiate(update, memory_budget=40000)
     x = tf.Variable(X[:8])
     with tf.GradientTape() as tape:
         y = d(x, 300)
@@ -247,7 +271,7 @@ def test_interop_op_on_a_tape():
 
 def test_second_order_through_nested_tapes():
     """An outer tape records the checkpointed gradient run on tensors: exact second order."""
-    d = differentiate(update, memory_budget=20000)
+    d = differentiate(update, memory_budget=40000)
     x0 = np.linspace(0.0, 1.0, 4)
     x = tf.Variable(x0)
     with tf.GradientTape() as outer:
@@ -264,7 +288,7 @@ def test_show_prints_snapshot_advance_reverse(capsys):
     differentiate(update, memory_budget="8MB").show()
     out = capsys.readouterr().out
     for piece in ("plan = Checkpoints(budget=8000000, where='for i in range(n):', trips=len(range(n)))",
-                  "plan.take((x_1,))", "# grad of: for i in range(n):", "plan.reversal()", "if record:",
+                  "if plan.take((x_1,)):", "# measure: record this trip once", "plan.sized(tape)", "# grad of: for i in range(n):", "plan.reversal()", "if record:",
                   "for i in range(n)[start:stop]:", "for i in reversed(range(n)[start:stop]):",
                   "plan.keep(stop, (x_1,))", "# grad of: x = x + 0.001 * np.sin(x) * np.cos(x[::-1])"):
         assert piece in out, piece
@@ -302,6 +326,17 @@ def test_budget_too_small_says_how_much_is_needed():
 def test_higher_order_is_a_clear_error():
     with pytest.raises(TranspileError, match="with memory_budget cannot be differentiated again"):
         grad(grad(update, memory_budget=20000))(X[:4], 10)
+    with pytest.raises(ValueError, match="memory_budget cannot be kept"):
+        hvp(grad(update, memory_budget=20000), (X[:4], 10), np.ones(4))
+
+
+def test_hvp_and_hessian_refuse_a_budgeted_differentiable():
+    """Second-order code does not checkpoint: a budget it would silently exceed is refused."""
+    f = differentiate(update, memory_budget=20000)
+    with pytest.raises(ValueError, match="memory_budget cannot be kept"):
+        hvp(f, (X[:4], 10), np.ones(4))
+    with pytest.raises(ValueError, match="memory_budget cannot be kept"):
+        hessian(f)(X[:4], 10)
 
 
 def test_forward_mode_refuses_a_budget():

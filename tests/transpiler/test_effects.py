@@ -9,6 +9,8 @@ adjoin cannot model: each must raise a TranspileError at the user's line, with a
 
 import inspect
 
+import types
+
 import numpy as np
 import pytest
 
@@ -758,7 +760,7 @@ def stored_then_written(x):
 
 
 def attribute_on_local(a):
-    o = Obj()
+    o = types.SimpleNamespace()       # (objects of this module's own classes are modelled: objects.py)
     o.w = a * 2.0
     return o.w * a
 

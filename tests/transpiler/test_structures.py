@@ -840,9 +840,9 @@ async def async_function(x):
     return x * 2
 
 
-def pops(x):
+def removes(x):
     lst = [x, x * 2]
-    lst.pop()
+    lst.remove(x)
     return sum(lst)
 
 
@@ -868,7 +868,7 @@ def row_then_inplace(x):
     (gen_yield, "generators (`yield`)", "return a value"),
     (writes_global, "`global`", "return the new value"),
     (uses_eval, "`eval`", "ordinary Python"),
-    (pops, "`lst.pop(...)`", ".append(v)"),
+    (removes, "`lst.remove(...)`", ".append(v)"),
     (aliased_write, "shares its array", "copy"),
     (nested_write, "element of an element", "x[i, j]"),
     (dict_unpacking, "`**` unpacking", "d[k] = v"),

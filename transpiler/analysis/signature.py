@@ -1,11 +1,18 @@
 """Argument signatures: which generated variant a call runs, and gradients in their parameters' dtypes.
 
 A call's *signature* is what the generated code may be specialised on: for each positional
-argument its type, and for a numpy array its dtype (a Python float is 0-d and takes ``math``
-functions; a float32 array must get a float32 gradient).  It is computed from the arguments
-alone, without binding them to parameters, so a call that was seen before goes straight to
-its variant, the way a JIT keys its cache.  Containers (lists, tuples, dicts) are not keyed:
-their structure needs the full checks (``api._Transformer.call``).
+argument its type, and for a numpy array its dtype and ndim (a Python float is 0-d and takes
+``math`` functions; an array's ndim lets ``backend/shapes.py`` prove where shapes match; a
+float32 array must get a float32 gradient).  It is computed from the arguments alone, without
+binding them to parameters, so a call that was seen before goes straight to its variant, the
+way a JIT keys its cache.  Containers (lists, tuples, dicts) are not keyed: their structure
+needs the full checks (``api._Transformer.call``).
+
+The variant itself is keyed by ``specialisation``: a sorted tuple of entries, one per
+parameter it knows something about -- ``"a"`` (a Python float), ``"x[]"`` (a 1-d float64
+array the body subscripts), ``"W:2f"`` (an array or numpy scalar of ndim 2 and dtype kind
+``f``).  float32 and float64 arrays of one ndim share a variant: the code is the same, only
+the cast of the gradient (done per call) differs.
 
 ``cast_like`` gives a gradient its parameter's dtype.  The generated code computes in
 whatever dtype numpy's promotion gives (a float32 parameter meeting a float64 constant of
@@ -15,7 +22,8 @@ does, so a float32 (float16, complex64) parameter always gets a gradient of its 
 
 import numpy as np
 
-__all__ = ["key_of", "cast_like", "cast_grads", "specialisation", "subscripted", "split_floats", "fast_call"]
+__all__ = ["key_of", "cast_like", "cast_grads", "specialisation", "subscripted", "split_floats", "split_arrays",
+           "fast_call"]
 
 _CONTAINERS = (list, tuple, dict)
 _NDARRAY = np.ndarray
@@ -27,7 +35,9 @@ def key_of(args):
     for a in args:
         cls = a.__class__
         if cls is _NDARRAY:
-            out.append(a.dtype)
+            out.append((a.dtype, a.ndim))
+        elif cls is float or cls is int:
+            out.append(cls)
         elif cls in _CONTAINERS:
             return None
         else:
@@ -43,6 +53,8 @@ def cast_like(g, x):
     real-valued function's cotangent is not a derivative with respect to a real input).
     Anything without a floating dtype (Python floats, containers, tensors) is returned as is.
     """
+    if x.__class__ is float:          # the common scalar case, without a failing attribute lookup
+        return g
     xd = getattr(x, "dtype", None)
     gd = getattr(g, "dtype", None)
     if xd is None or gd is None or gd == xd or not isinstance(xd, np.dtype) or not isinstance(gd, np.dtype):
@@ -61,14 +73,26 @@ def cast_grads(grads, likes, single):
     return tuple(cast_like(g, x) for g, x in zip(grads, likes))
 
 
+_KINDS = frozenset("fciub")
+
+
 def specialisation(arguments, indexed):
     """What a variant is specialised on, from the bound ``arguments`` (name -> value): parameters
-    bound to Python floats (0-d: no broadcasting bookkeeping, ``math`` functions), and, written
+    bound to Python floats (0-d: no broadcasting bookkeeping, ``math`` functions); written
     ``"x[]"``, 1-d float64 array parameters the body subscripts (names in ``indexed``), whose
-    elements ``x[i]`` are float64 scalars.  A sorted tuple: part of the variant's cache key."""
-    out = [k for k, v in arguments.items() if isinstance(v, float)]
-    out += [k + "[]" for k, v in arguments.items() if k in indexed and v.__class__ is np.ndarray
-            and v.ndim == 1 and v.dtype == np.float64]
+    elements ``x[i]`` are float64 scalars; and written ``"x:2f"``, the ndim and dtype kind of
+    numeric arrays and numpy scalars.  A sorted tuple: part of the variant's cache key."""
+    out = []
+    for k, v in arguments.items():
+        cls = v.__class__
+        if isinstance(v, float):          # numpy's float64 scalars too: they take math functions
+            out.append(k)
+        elif cls is np.ndarray or isinstance(v, np.generic):
+            kind = v.dtype.kind
+            if kind in _KINDS:
+                out.append(f"{k}:{v.ndim}{kind}")
+            if k in indexed and cls is np.ndarray and v.ndim == 1 and v.dtype == np.float64:
+                out.append(k + "[]")
     return tuple(sorted(out))
 
 
@@ -87,10 +111,24 @@ def subscripted(fn):
 
 def split_floats(spec):
     """A variant's specialisation (``api._Transformer.floats``) as (Python-float parameters,
-    1-d float64 array parameters whose elements the body reads): ``("a", "x[]")`` ->
+    1-d float64 array parameters whose elements the body reads): ``("a", "x[]", "y:2f")`` ->
     ``(("a",), ("x",))``."""
-    floats = tuple(n for n in spec if not n.endswith("[]"))
+    floats = tuple(n for n in spec if not n.endswith("[]") and ":" not in n)
     return floats, tuple(n[:-2] for n in spec if n.endswith("[]"))
+
+
+def split_arrays(spec):
+    """``name -> (ndim, real, python_float)`` for every parameter of known ndim in a
+    specialisation: arrays and numpy scalars (``"y:2f"``) and Python floats (0-d, real).
+    Empty for the general variant."""
+    out = {}
+    for n in spec:
+        if ":" in n:
+            name, code = n.split(":")
+            out[name] = (int(code[:-1]), code[-1] != "c", False)
+        elif not n.endswith("[]"):
+            out[n] = (0, True, True)
+    return out
 
 
 def fast_call(gen, sig, nargs, preserve_result):
@@ -109,8 +147,14 @@ def fast_call(gen, sig, nargs, preserve_result):
     wrap = not gen.single and one              # wrt=(0,): a tuple of one gradient
     first = where[0]
 
+    floats = []      # filled on the first call: the signature fixes which wrt values are floats
+
     def run(args, seed):
         out = function(*args) if seed is None else function(*args, **{seed_name: seed})
+        if not floats:
+            floats.append(all(args[i].__class__ is float for i in where))
+        if floats[0] and not wrap:
+            return out               # Python floats' gradients are floats: nothing to cast
         grads = out[0] if preserve_result else out
         if one:
             grads = cast_like(grads, args[first])

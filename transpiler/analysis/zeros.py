@@ -54,6 +54,8 @@ def _first_cut(core, info):
 
 def _what(op, src):
     fn = op.fn
+    if getattr(op.node, "_user_text", None):
+        return f"`{op.node._user_text}`"
     if fn in _CMP:
         used = "a condition" if isinstance(src, (ast.If, ast.While)) else "a value"
         return f"a comparison (used as {used})"

@@ -14,7 +14,7 @@ import numpy as np
 
 from runtime.rules import registry
 
-from . import peephole
+from . import peephole, release, shapes
 from ..core.astutil import fix_locations, walk
 from ..core.ir import COMMENT
 
@@ -36,14 +36,43 @@ def _is(node, value):
     return _number(node) and node.value == value and type(node.value) in (int, float)
 
 
-class _Fold(ast.NodeTransformer):
-    """Constant folding and the identities x*1, 1*x, x/1, x**1, x+0, x-0, -(-x)."""
+class _Fold:
+    """Constant folding and the identities x*1, 1*x, x/1, x**1, x+0, x-0, -(-x).
+
+    A bottom-up rewrite like ``ast.NodeTransformer``'s (a visitor returns the node to put in
+    its place), without its per-node method lookup and generic dispatch: only the four node
+    types below are rewritten, and names and constants have nothing inside to visit."""
 
     def __init__(self, resolve):
         self.resolve = resolve
+        self._visitors = {ast.BinOp: self.visit_BinOp, ast.UnaryOp: self.visit_UnaryOp,
+                          ast.Compare: self.visit_Compare, ast.Call: self.visit_Call}
+
+    def visit(self, node, _leaves=(ast.Name, ast.Constant)):
+        if node.__class__ in _leaves:
+            return node
+        self.generic_visit(node)
+        visitor = self._visitors.get(node.__class__)
+        return node if visitor is None else visitor(node)
+
+    def generic_visit(self, node, _AST=ast.AST, _list=list):
+        """Rewrite ``node``'s children in place, before ``node`` itself (bottom-up)."""
+        visit = self.visit
+        for name in node._fields:
+            v = getattr(node, name, None)
+            if v.__class__ is _list:
+                for i, x in enumerate(v):
+                    if isinstance(x, _AST):
+                        new = visit(x)
+                        if new is not x:
+                            v[i] = new
+            elif isinstance(v, _AST) and v._fields:
+                new = visit(v)
+                if new is not v:
+                    setattr(node, name, new)
+        return node
 
     def visit_BinOp(self, node):
-        self.generic_visit(node)
         l, r, op = node.left, node.right, type(node.op)
         if _number(l) and _number(r) and op in _FOLD_BIN:
             try:
@@ -63,14 +92,12 @@ class _Fold(ast.NodeTransformer):
         return node
 
     def visit_UnaryOp(self, node):
-        self.generic_visit(node)
         if isinstance(node.op, ast.USub):
             if isinstance(node.operand, ast.UnaryOp) and isinstance(node.operand.op, ast.USub):
                 return node.operand.operand
         return node
 
     def visit_Compare(self, node):
-        self.generic_visit(node)
         if len(node.ops) == 1 and type(node.ops[0]) in _FOLD_CMP and _number(node.left) \
                 and _number(node.comparators[0]):
             value = _FOLD_CMP[type(node.ops[0])](node.left.value, node.comparators[0].value)
@@ -78,7 +105,6 @@ class _Fold(ast.NodeTransformer):
         return node
 
     def visit_Call(self, node):
-        self.generic_visit(node)
         if len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Constant) \
                 and isinstance(node.args[0].value, bool) and all(_number(a) for a in node.args[1:]) \
                 and self.resolve(node.func) is np.where:
@@ -183,6 +209,14 @@ def _propagate_local(fn, params):
             for field in ("body", "orelse"):
                 if isinstance(s, (ast.If, ast.For, ast.While)):
                     visit(getattr(s, field))
+        counted = {}                      # id(statement) -> (its loads, its stores), each counted once
+
+        def counts(st):
+            c = counted.get(id(st))
+            if c is None:
+                c = counted[id(st)] = (_count(st, ast.Load), _count(st, ast.Store))
+            return c
+
         i = 0
         while i < len(block):
             s = block[i]
@@ -190,21 +224,24 @@ def _propagate_local(fn, params):
                 a, b = s.targets[0].id, s.value.id
                 if a != b and a not in params and stores.get(a) == 1 and loads.get(a, 0) > 0:
                     later = block[i + 1:]
-                    where = [j for j, st in enumerate(later) if a in _count(st, ast.Load)]
-                    total = sum(_count(st, ast.Load).get(a, 0) for st in later)
+                    where = [j for j, st in enumerate(later) if a in counts(st)[0]]
+                    total = sum(counts(later[j])[0][a] for j in where)
                     if where and total == loads[a]:
                         last = where[-1]
                         between = later[:last]
-                        ok = not any(b in _count(st, ast.Store) for st in between)
+                        ok = not any(b in counts(st)[1] for st in between)
                         end = later[last]
-                        if ok and b in _count(end, ast.Store) and not (
+                        if ok and b in counts(end)[1] and not (
                                 isinstance(end, ast.Assign) and isinstance(end.targets[0], ast.Name)):
                             ok = False
                         if ok:
-                            for st in later[:last + 1]:
+                            for j in where:
+                                st = later[j]
                                 for n in walk(st):
                                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == a:
                                         n.id = b
+                                st_loads = counts(st)[0]
+                                st_loads[b] = st_loads.get(b, 0) + st_loads.pop(a)
                             loads[b] = loads.get(b, 0) + total - 1
                             loads[a] = 0
                             del block[i]
@@ -298,6 +335,9 @@ def optimize(fn, ctx):
     """Simplify the generated FunctionDef ``fn`` in place and return it."""
     resolve = ctx.resolve
     fn = _Fold(resolve).visit(fn)
+    arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
+    if arrays:
+        shapes.specialise(fn, ctx, arrays, getattr(ctx, "shapes_from", ()))
     peephole.tidy(fn, resolve)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     _propagate_copies(fn.body, params)
@@ -306,5 +346,6 @@ def optimize(fn, ctx):
     peephole.writes_in_place(fn, resolve, ctx.ref)
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)
-    # an `if` whose branches are both `pass` has nothing left to do
+    if arrays and any(pyfloat for _, _, pyfloat in arrays.values()):   # floats: the free list
+        release.release_dead(fn)
     return fix_locations(fn)

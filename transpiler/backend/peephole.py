@@ -8,8 +8,9 @@
   and every ``a = setitem(a, i, v)`` becomes ``a = set_at(a, i, v)``: written in place when no
   other name holds the array (runtime/rules/inplace.py), instead of a copy per write.
 * ``a + -y * c`` becomes ``a - y * c``, and ``t = -y`` read once as ``a + c * t`` becomes
-  ``a - c * y``: negation is exact in floating point, so the result is bit for bit the same,
-  without the temporary (an allocation per element array, a float object per scalar).
+  ``a - c * y`` (as ``2.0 * t``, ``-2.0 * y``): negation is exact in floating point, so the
+  result is bit for bit the same, without the temporary (an allocation per element array, a
+  float object per scalar).
 """
 
 import ast
@@ -89,7 +90,8 @@ def _negated_products(binops):
 
 
 def _inline_negations(block, loads_total):
-    """``t = -y`` read once, by a later ``a + c * t`` in this block: ``a - c * y``."""
+    """``t = -y`` read once, by a later ``a + c * t`` in this block: ``a - c * y``; by a later
+    ``k * t`` (a number literal ``k``): ``-k * y``."""
     i = 0
     while i < len(block):
         s = block[i]
@@ -110,7 +112,16 @@ def _inline_negations(block, loads_total):
 
 
 def _rewrite_use(expr, t, y):
-    """Turn ``a + c * t`` (or ``a + t * c``) at the top of ``expr`` into ``a - c * y``."""
+    """Turn ``a + c * t`` (or ``a + t * c``) at the top of ``expr`` into ``a - c * y``, and
+    ``k * t`` (or ``t * k``) for a number literal ``k`` into ``-k * y`` (exact: a product's
+    rounding does not depend on the signs)."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        for side, other in (("left", "right"), ("right", "left")):
+            v, k = getattr(expr, side), getattr(expr, other)
+            if _name(v) and v.id == t and isinstance(k, ast.Constant) and type(k.value) in (int, float):
+                v.id = y
+                setattr(expr, other, ast.copy_location(ast.Constant(-k.value), k))
+                return True
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add) and isinstance(expr.right, ast.BinOp) \
             and isinstance(expr.right.op, ast.Mult):
         m = expr.right

@@ -55,33 +55,45 @@ def literal(value):
     return None
 
 
-class _Subst(ast.NodeTransformer):
+class _Subst:
+    """A copy of a rule's expression with its parameters replaced (one pass: copying and then
+    visiting with an ``ast.NodeTransformer`` took most of the reverse pass's time)."""
+
     def __init__(self, env, fn, ctx, drop_unbroadcast):
         self.env, self.fn, self.ctx, self.drop = env, fn, ctx, drop_unbroadcast
+        self.raw = getattr(env, "raw", {})
 
-    def visit_Name(self, node):
+    def visit(self, node, _AST=ast.AST, _list=list):
+        cls = node.__class__
+        if cls is ast.Name:
+            return self.name(node)
+        if cls is ast.Subscript and node.slice.__class__ is ast.Name and node.slice.id in self.raw:
+            # an index parameter substituted into subscript position keeps its slice syntax
+            return ast.Subscript(self.visit(node.value), copy_ast(self.raw[node.slice.id]), ast.Load())
+        if not cls._fields:
+            return node                   # Load, Add: shared, as the parser shares them
+        new = cls.__new__(cls)
+        d = new.__dict__
+        for k, v in node.__dict__.items():
+            if v.__class__ is _list:
+                d[k] = [self.visit(x) if isinstance(x, _AST) else x for x in v]
+            elif isinstance(v, _AST):
+                d[k] = self.visit(v)
+            else:
+                d[k] = v
+        if cls is ast.Call and self.drop and new.func.__class__ is ast.Name and len(new.args) == 2 and \
+                self.ctx.injected.get(new.func.id, self.ctx.parsed.scope.lookup(new.func.id)) \
+                in (support.unbroadcast, support.broadcast_like):
+            return new.args[0]
+        return new
+
+    def name(self, node):
         if node.id in self.env:
             return copy_ast(self.env[node.id])
         value = self.fn.__globals__.get(node.id, getattr(builtins, node.id, None))
         if value is None:
-            return node
+            return copy_ast(node)
         return ast.copy_location(self.ctx.ref(value, node.id), node)
-
-    def visit_Subscript(self, node):
-        # an index parameter substituted into subscript position keeps its slice syntax
-        raw = getattr(self.env, "raw", {})
-        if isinstance(node.slice, ast.Name) and node.slice.id in raw:
-            value = self.visit(node.value)
-            return ast.Subscript(value, copy_ast(raw[node.slice.id]), ast.Load())
-        return self.generic_visit(node)
-
-    def visit_Call(self, node):
-        node = self.generic_visit(node)
-        if self.drop and isinstance(node.func, ast.Name) and \
-                self.ctx.injected.get(node.func.id, self.ctx.parsed.scope.lookup(node.func.id)) \
-                in (support.unbroadcast, support.broadcast_like) and len(node.args) == 2:
-            return node.args[0]
-        return node
 
 
 def as_value(index):
@@ -168,7 +180,7 @@ def instantiate(fn, ctx, g, ans, args, kwargs, drop_unbroadcast=False, index_par
 
 def _run(body, env, stmts, fn, ctx, drop):
     """Symbolically execute rule statements; returns the returned expression or None."""
-    subst = lambda node: _Subst(env, fn, ctx, drop).visit(copy_ast(node))  # noqa: E731
+    subst = _Subst(env, fn, ctx, drop).visit
     for s in body:
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
             continue

@@ -5,13 +5,16 @@ a push or pop of a generated gradient's stack.
 """
 
 import ast
+import inspect
 
 import numpy as np
 
 from . import effects
 from . import inline
 from . import stacks
+from . import objects
 from . import structures
+from .primal_helpers import astype_, to_integer_
 
 __all__ = ["CallSites", "ARRAY_METHODS"]
 
@@ -36,6 +39,9 @@ class CallSites:
         func = node.func
         if any(k.arg is None for k in node.keywords):
             raise self.error("**keyword arguments are not supported", node, "pass keywords one by one")
+        made = self.object_call(node)
+        if made is not None:
+            return made
         effects.check_inner_method(self, node)
         if isinstance(func, ast.Name) and self.version.get(func.id) in self.stack_methods:
             return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
@@ -55,10 +61,11 @@ class CallSites:
             args = [self.argument(a) for a in node.args]
             keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
             meth = func.attr
+            if meth == "astype" and len(args) + len(keywords) == 1 and (args or keywords[0].arg == "dtype"):
+                return self.astype_call(base, node.args[0] if node.args else node.keywords[0].value,
+                                        (args or [keywords[0].value])[0], node)
             if meth in ARRAY_METHODS:
                 attr = _METHOD_FUNCTION.get(meth, meth)
-                if attr == "astype" and not hasattr(np, "astype"):
-                    attr = None
                 if attr is not None:
                     if meth in _VARARG_METHODS and len(args) > 1:
                         args = [ast.Tuple(args, ast.Load())]
@@ -72,6 +79,9 @@ class CallSites:
             return call
         if isinstance(func, ast.Name) and inline.is_local_function(self, func.id):
             return inline.call(self, node)
+        if not isinstance(func, (ast.Name, ast.Attribute)):
+            raise self.error(f"calling the result of `{ast.unparse(func)}` directly is not supported", func,
+                             "bind it to a name first (g = ...; then g(...))")
         if isinstance(func, ast.Name) and func.id in self.version:
             # a local callable (a parameter, a function passed in): found when the code runs
             call = ast.copy_location(ast.Call(self.value(func), [self.argument(a) for a in node.args],
@@ -81,6 +91,14 @@ class CallSites:
             call._dynamic = True
             return call
         fn = self.resolve(func)
+        if isinstance(fn, type) and fn.__module__ == self.scope.globals.get("__name__") \
+                and objects.supported(self, fn):
+            return objects.construct(self, node, fn)
+        if inspect.ismethod(fn) and isinstance(fn.__self__, type) and objects.supported(self, fn.__self__) \
+                and fn.__self__.__module__ == self.scope.globals.get("__name__"):
+            return objects.method_call(self, node, objects.ClassRef(fn.__self__), fn.__name__)
+        if inline.takes_functions(self, fn, node):
+            return inline.call_with_functions(self, node, fn)
         if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
                                                   and isinstance(node.args[0].value, str)):
             node = einsum_subscripts_form(self, node)
@@ -98,6 +116,26 @@ class CallSites:
         call._prim = fn
         return call
 
+    def inline_function(self, node, fn, prefix=(), owner=None):
+        """``fn``'s body inlined at call ``node`` (inline.call_with_functions; objects.py calls this)."""
+        return inline.call_with_functions(self, node, fn, prefix=prefix, owner=owner)
+
+    def object_call(self, node):
+        """Calls on objects made in the function (objects.py): ``b.m(..)``, ``super().m(..)``,
+        ``cls(..)`` and ``cls.m(..)`` in a classmethod; None for other calls."""
+        func = node.func
+        if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), objects.ClassRef):
+            return objects.construct(self, node, self.version[func.id].cls)
+        if not isinstance(func, ast.Attribute):
+            return None
+        base = func.value
+        if isinstance(base, ast.Name) and isinstance(self.version.get(base.id), (objects.Instance, objects.ClassRef)):
+            return objects.method_call(self, node, self.version[base.id], func.attr)
+        sup = objects.super_of(self, base)
+        if sup is not None:
+            return objects.method_call(self, node, sup[0], func.attr, after=sup[1])
+        return None
+
     def argument(self, node):
         if isinstance(node, ast.Starred):
             raise self.error("star-arguments are not supported", node, "pass the arguments one by one")
@@ -105,6 +143,23 @@ class CallSites:
             v = self.value(node)
             return v
         return self.expand(self.expr(node))
+
+    def astype_call(self, base, user_dtype, dtype, node):
+        """``x.astype(d)``: a cast to integers or bool passes no gradient (to_integer_: the
+        zero-gradient warning names this line); any other dtype -> astype_ (its rule gives zero for
+        an integer dtype known only when the code runs; np.astype is numpy 2.1+ only)."""
+        kind = None
+        if isinstance(user_dtype, ast.Constant) or self.static(user_dtype):
+            try:
+                kind = np.dtype(ast.literal_eval(user_dtype) if isinstance(user_dtype, ast.Constant)
+                                else self.resolve(user_dtype)).kind
+            except TypeError:
+                kind = None
+        helper = to_integer_ if kind in ("i", "u", "b") else astype_
+        call = ast.copy_location(ast.Call(self.ctx.ref(helper, helper.__name__), [base, dtype], []), node)
+        call._prim = helper
+        call._user_text = f".astype({ast.unparse(user_dtype)})"
+        return call
 
     def numpy_call(self, fn, attr, args, keywords, node):
         func = self.ctx.ref_attr(np, "np", attr)

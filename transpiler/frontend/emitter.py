@@ -163,6 +163,10 @@ class Emitter:
         return name
 
     def make_assign(self, name, value, loc):
+        if isinstance(value, ast.Name) and not isinstance(value.id, str):
+            raise self.error(f"the {value.id.cls.__name__} object made in this function changes across a loop "
+                             "or a branch here, which adjoin does not follow", loc,
+                             "make it once before the loop or branch and change its attributes instead")
         s = ast.Assign([ast.Name(name, ast.Store())], value)
         s._src = self.src
         return ast.copy_location(s, loc)
@@ -201,8 +205,8 @@ class Emitter:
     def expr(self, node):
         """Normalize ``node`` to an atom, emitting statements for its parts."""
         value = self.value(node)
-        if is_atom(value):
-            return value
+        if is_atom(value) or not isinstance(value, ast.AST):
+            return value                 # (or an object made in the function: objects.py)
         return self.temp(value, node)
 
     def static(self, node):

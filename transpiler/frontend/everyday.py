@@ -32,12 +32,13 @@ primal_helpers.py holds the plain functions the rewritten code calls.
 import ast
 import builtins
 import copy
+import functools
 
 import numpy as np
 
 from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
 from .match import lower_match
-from .primal_helpers import max_index_, min_index_, order_, raise_
+from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, raise_
 from .records import rewrite_records
 
 __all__ = ["rewrite"]
@@ -83,6 +84,15 @@ class _Exprs(ast.NodeTransformer):
         ordered = self._ordered(node, f, plain)
         if ordered is not None:
             return ast.copy_location(ordered, node)
+        for name, picker in (("max", max_position_), ("min", min_position_)):
+            if self._builtin(f, name) and plain and not node.keywords and len(node.args) == 1 \
+                    and isinstance(node.args[0], ast.Name) and self.kinds.get(node.args[0].id) is ast.List:
+                # max(lst) of a local list: the item at the position found on the values, so its
+                # derivatives of any order are those of an item read
+                ref = self.ctx.ref(picker, picker.__name__)
+                self.ctx.parsed.scope.closure.setdefault(ref.id, picker)
+                return ast.copy_location(ast.Subscript(copy.copy(node.args[0]), ast.Call(
+                    ref, [copy.copy(node.args[0])], []), ast.Load()), node)
         for name, ufunc in (("max", "maximum"), ("min", "minimum")):
             if self._builtin(f, name) and plain and not node.keywords:
                 items = node.args if len(node.args) >= 2 else (
@@ -121,6 +131,13 @@ class _Exprs(ast.NodeTransformer):
         if self._builtin(f, "filter") and plain and len(node.args) == 2 and not node.keywords \
                 and not (isinstance(node.args[0], ast.Constant) and node.args[0].value is None):
             return ast.copy_location(self._comprehension(None, node.args[1:], node.args[0]), node)
+        if isinstance(f, ast.Call) and not f.keywords or isinstance(f, ast.Call) and all(k.arg for k in f.keywords):
+            inner = self._partial_now(f)
+            if inner is not None:        # functools.partial(g, a, k=v)(b) -> g(a, b, k=v)
+                given = {k.arg for k in node.keywords}
+                return ast.copy_location(ast.Call(inner.args[0], inner.args[1:] + node.args,
+                                                  [k for k in inner.keywords if k.arg not in given]
+                                                  + node.keywords), node)
         if isinstance(f, ast.Name) and f.id in self.partials:
             inner, args, keywords = self.partials[f.id]
             given = {k.arg for k in node.keywords}
@@ -131,7 +148,20 @@ class _Exprs(ast.NodeTransformer):
             if self._builtin(f, name) and plain and len(node.args) == 1 and not node.keywords \
                     and literal_seq(node.args[0]):
                 return ast.copy_location(kind(list(node.args[0].elts), ast.Load()), node)
+        if self._builtin(f, "list") and plain and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.ListComp):
+            return node.args[0]          # a comprehension already makes a new list
         return node
+
+    def _partial_now(self, f):
+        """``f`` when it is ``functools.partial(g, ...)`` with plain arguments, else None."""
+        if not f.args or any(isinstance(a, ast.Starred) for a in f.args) or not self.ctx.parsed.scope:
+            return None
+        try:
+            is_partial = self.ctx.parsed.scope.evaluate(f.func) is functools.partial
+        except Exception:
+            return None
+        return f if is_partial else None
 
     def _ordered(self, node, f, plain):
         """``sorted([..], key=, reverse=)`` and ``max``/``min`` with ``key=`` over simple items: the
@@ -157,6 +187,7 @@ class _Exprs(ast.NodeTransformer):
         if picker is not order_:
             return pick(call)
         i = self.ctx.namer.claim("index")
+        call._order = True                   # its result is a list: a slice of the sorted items slices it
         return ast.ListComp(pick(ast.Name(i, ast.Load())), [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
 
     def _comprehension(self, fn, iterables, pred):
@@ -239,7 +270,28 @@ class _Exprs(ast.NodeTransformer):
                 n = len(self.fixed[a.id].elts)
                 return ast.copy_location(ast.List([ast.Subscript(ast.Name(a.id, ast.Load()), ast.Constant(i), ast.Load())
                                                    for i in range(n)[slice(*bounds)]], ast.Load()), node)
+        if isinstance(node.ctx, ast.Load) and isinstance(sl, ast.Slice):
+            return ast.copy_location(self._list_slice(a, sl), node)
         return node
+
+    def _list_slice(self, a, sl):
+        """``a[i:j]`` of a local list (``a`` only ever bound to lists) -> ``[a[k] for k in
+        range(len(a))[i:j]]``; ``[e for v in it][i:j]`` (``it`` a range or an order_) -> ``[e for v in
+        it[i:j]]``: items read one by one, whose derivatives are known (no list slice rule)."""
+        if isinstance(a, ast.Name) and self.kinds.get(a.id) is ast.List and a.id not in self.fixed:
+            k = self.ctx.namer.claim("position")
+            positions = ast.Subscript(ast.Call(ast.Name("range", ast.Load()), [ast.Call(
+                ast.Name("len", ast.Load()), [ast.Name(a.id, ast.Load())], [])], []), sl, ast.Load())
+            positions._order = True
+            return ast.ListComp(ast.Subscript(ast.Name(a.id, ast.Load()), ast.Name(k, ast.Load()), ast.Load()),
+                                [ast.comprehension(ast.Name(k, ast.Store()), positions, [], 0)])
+        if isinstance(a, ast.ListComp) and len(a.generators) == 1 and not a.generators[0].ifs \
+                and not a.generators[0].is_async and (getattr(a.generators[0].iter, "_order", False) or isinstance(
+                    a.generators[0].iter, ast.Call) and self._builtin(a.generators[0].iter.func, "range")):
+            a.generators[0].iter = ast.Subscript(a.generators[0].iter, sl, ast.Load())
+            a.generators[0].iter._order = True
+            return a
+        return ast.Subscript(a, sl, ast.Load())
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
@@ -301,6 +353,7 @@ def _statements(body, exprs):
             out.extend(_statements(expanded, exprs))
             continue
         if not isinstance(s, (ast.While, ast.FunctionDef)):
+            out.extend(_hoist_ordered_items(s, exprs))
             hoisted = _hoist_walrus(s)
             out.extend(hoisted)
         out.append(_rewrite_exprs(s, exprs))
@@ -338,6 +391,42 @@ def _lambda_def(s, exprs):
             fn.type_params = []
         return ast.fix_missing_locations(ast.copy_location(fn, s))
     return s
+
+
+def _heads(s):
+    if isinstance(s, (ast.If, ast.For)):
+        return [s.test if isinstance(s, ast.If) else s.iter]
+    return [v for f, v in ast.iter_fields(s) if isinstance(v, ast.expr)]
+
+
+def _hoist_ordered_items(s, exprs):
+    """``sorted([a * 2, f(b)])`` (also ``max``/``min`` with ``key=``): items that are not names are
+    assigned to temporaries before the statement, so _Exprs._ordered can pick them by index.
+    Only when nothing evaluated before them in the statement is a call or ``:=`` (the order of
+    effects stays as written)."""
+    out = []
+    for head in _heads(s):
+        order = _in_order(head)
+        for k, node in enumerate(order):
+            if not (isinstance(node, ast.Call) and not getattr(node, "_opaque", False) and node.args
+                    and (exprs._builtin(node.func, "sorted") or any(kw.arg == "key" for kw in node.keywords)
+                         and (exprs._builtin(node.func, "max") or exprs._builtin(node.func, "min")))):
+                continue
+            items = node.args[0] if len(node.args) == 1 else None
+            if not (literal_seq(items) and not all(simple(e) for e in items.elts)):
+                continue
+            inside = {id(n) for n in ast.walk(node)}
+            before = [n for n in order[:k] if id(n) not in inside]
+            if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await, ast.Yield)) for n in before):
+                continue
+            for j, e in enumerate(items.elts):
+                if not simple(e):
+                    tmp = exprs.ctx.namer.claim("item")
+                    out.append(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], e), s))
+                    items.elts[j] = ast.copy_location(ast.Name(tmp, ast.Load()), e)
+    for node in ast.walk(s):
+        node.__dict__.pop("_opaque", None)
+    return [ast.fix_missing_locations(a) for a in out]
 
 
 def _hoist_walrus(s):

@@ -13,13 +13,17 @@ import numpy as np
 from ..core.errors import Unresolved
 from ..core.ir import MISSING
 from . import inline
+from . import objects
 from . import structures
 
 __all__ = ["Expressions"]
 
 
 _UNSUPPORTED_EXPR = {
-    ast.Lambda: ("lambdas are not supported", "define a module-level function with a derivative rule"),
+    ast.Lambda: ("this lambda cannot be differentiated here: adjoin inlines a lambda that is bound to a name, "
+                 "called, or passed to `map`, `filter`, `sorted`, `max`, `min` or to a plain function "
+                 "defined in this module (without a closure)",
+                 "define a module-level function for it and call that function directly"),
     ast.SetComp: ("set comprehensions are not supported", "compute the set outside the function"),
     ast.NamedExpr: ("assignment expressions (:=) are not supported", "use a separate assignment"),
     ast.Await: ("await is not supported", "differentiate a synchronous function"),
@@ -50,6 +54,11 @@ class Expressions:
                 raise self.error(f"the nested function {node.id} is used as a value", node,
                                  f"define {node.id} at module level to pass it around")
             if node.id in self.version:
+                if isinstance(self.version[node.id], (objects.Instance, objects.ClassRef)):
+                    if isinstance(self.version[node.id], objects.ClassRef):
+                        raise self.error("`cls` of an inlined classmethod is used here as a value", node,
+                                         "call it (cls(...)) or one of its methods")
+                    raise objects.escape_error(self, node, self.version[node.id])
                 return loc(ast.Name(self.version[node.id], ast.Load()))
             if self.scope.lookup(node.id) is MISSING:
                 raise Unresolved(node.id, node)
@@ -82,6 +91,11 @@ class Expressions:
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and isinstance(self.version.get(node.value.id), objects.Instance):
+                return objects.attribute(self, node, self.version[node.value.id])
+            sup = objects.super_of(self, node.value)
+            if sup is not None and isinstance(sup[0], objects.Instance):
+                return objects.attribute(self, node, sup[0], after=sup[1])
             if self.static(node):
                 self.resolve(node)
                 new = loc(ast.Attribute(self.value(node.value), node.attr, ast.Load()))

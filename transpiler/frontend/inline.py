@@ -16,6 +16,8 @@ module-level callees are differentiated separately and may recurse).
 """
 
 import ast
+import copy
+import types
 
 from .restructure import Restructure
 
@@ -23,10 +25,14 @@ __all__ = ["define", "define_lambda", "call", "is_local_function", "own_names"]
 
 
 class _Local:
-    """A nested function: its node (FunctionDef or Lambda) and its evaluated defaults."""
+    """A nested function: its node (FunctionDef or Lambda) and its evaluated defaults.  ``env``:
+    None for a function inlined where it is defined (its free names read the current versions);
+    else (versions, local functions) its body sees -- the definer's, for a function passed to a
+    module-level function; none, for that module-level function itself."""
 
-    def __init__(self, node, defaults, kw_defaults):
+    def __init__(self, node, defaults, kw_defaults, env=None, key=None):
         self.node, self.defaults, self.kw_defaults = node, defaults, kw_defaults
+        self.env, self.key = env, key
 
 
 def _locals(norm):
@@ -61,12 +67,31 @@ def define_lambda(norm, target, lam):
     _record(norm, target.id, lam)
 
 
-def _bind(norm, local, call, name):
-    """Parameter name -> atom for this call (positional, keywords, defaults, *args, **kwargs)."""
+def passed_function(norm, node):
+    """For an argument that is a lambda or a nested function's name: the function it passes, seeing
+    the caller's variables as they are now (the callee cannot rebind them); else None."""
+    env = (dict(norm.version), dict(_locals(norm)))
+    if isinstance(node, ast.Lambda):
+        a = node.args
+        return _Local(node, [norm.expand(norm.expr(d)) for d in a.defaults],
+                      [None if d is None else norm.expand(norm.expr(d)) for d in a.kw_defaults], env)
+    if isinstance(node, ast.Name) and is_local_function(norm, node.id):
+        local = norm.local_fns[node.id]
+        return _Local(local.node, local.defaults, local.kw_defaults, env)
+    return None
+
+
+def _argument(norm, node):
+    return passed_function(norm, node) or norm.argument(node)
+
+
+def _bind(norm, local, call, name, prefix=()):
+    """Parameter name -> atom (or passed function) for this call (positional, keywords, defaults,
+    *args, **kwargs); ``prefix``: values bound first (``self`` of an inlined method)."""
     a = local.node.args
     positional = a.posonlyargs + a.args
-    args = [norm.argument(x) for x in call.args]
-    keywords = {k.arg: norm.argument(k.value) for k in call.keywords}
+    args = list(prefix) + [_argument(norm, x) for x in call.args]
+    keywords = {k.arg: _argument(norm, k.value) for k in call.keywords}
     out = {}
     for p, atom in zip(positional, args):
         out[p.arg] = atom
@@ -108,15 +133,128 @@ def call(norm, node):
     """Inline the nested function called at ``node``; returns the call's value (an atom or tuple)."""
     name = node.func.id
     local = _locals(norm)[name]
-    if local in norm.inlining:
+    if local in norm.inlining or local.env is not None and any(
+            other.node is local.node and other.env is not None for other in norm.inlining):
         raise norm.error(f"the nested function {name}() calls itself", node,
                          f"define {name} at module level: module-level functions may recurse")
-    binding = _bind(norm, local, node, name)
+    return _inline(norm, node, local, name)
+
+
+def takes_functions(norm, fn, node):
+    """Does the call ``node`` of module-level function ``fn`` pass it a lambda or a nested
+    function, and can ``fn`` be inlined there (a plain function of this module, no closure)?"""
+    if not any(isinstance(a, ast.Lambda) or isinstance(a, ast.Name) and is_local_function(norm, a.id)
+               for a in list(node.args) + [k.value for k in node.keywords]):
+        return False
+    return _same_module(norm, fn)
+
+
+def _same_module(norm, fn):
+    return (isinstance(fn, types.FunctionType) and fn.__globals__ is norm.scope.globals and not fn.__closure__
+            and not set(fn.__code__.co_names) & set(norm.scope.closure)
+            and not fn.__code__.co_flags & 0x2a0)          # generator, coroutine, async generator
+
+
+def _returns_function(fdef):
+    """Does every ``return`` of ``fdef`` give a lambda or a function defined in it?"""
+    defined = {s.name for s in _own_statements(fdef) if isinstance(s, ast.FunctionDef)}
+    returns = [s for s in _own_statements(fdef) if isinstance(s, ast.Return)]
+    return bool(returns) and all(isinstance(r.value, ast.Lambda) or isinstance(r.value, ast.Name)
+                                 and r.value.id in defined for r in returns)
+
+
+def made_function(norm, node):
+    """For ``g = make(...)`` where ``make`` (nested, or a plain function of this module) returns a
+    lambda or a function it defines: that function, reading ``make``'s variables of this call
+    (inlined where ``g`` is called); else None."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and is_local_function(norm, func.id):
+        local = norm.local_fns[func.id]
+        if isinstance(local.node, ast.Lambda) or not _returns_function(local.node):
+            return None
+        made = call(norm, node)
+    elif norm.static(func):
+        try:
+            fn = norm.scope.evaluate(func)
+        except Exception:
+            return None
+        if not _same_module(norm, fn):
+            return None
+        from .parsing import parse_function
+        try:
+            fdef = parse_function(fn).node
+        except Exception:
+            return None
+        if not _returns_function(fdef):
+            return None
+        made = call_with_functions(norm, node, fn)
+    else:
+        return None
+    if getattr(norm, "loop_depth", 0):
+        raise norm.error("a function made by a call inside a loop is not supported", node,
+                         "make it before the loop, or call the factory's body directly")
+    return made
+
+
+def call_with_functions(norm, node, fn, prefix=(), owner=None):
+    """``apply(lambda t: t * t, x)`` with ``apply`` a module-level function of this module: its
+    body inlined at the call (its statements located at the call), its parameter bound to the
+    lambda, which reads the caller's variables.  Methods of objects made in the function come
+    here too (objects.py): ``prefix`` holds ``self`` (or ``cls``), ``owner`` the defining class."""
+    from .parsing import parse_function
+    _locals(norm)
+    if any(getattr(other, "key", None) is fn for other in norm.inlining):
+        raise norm.error(f"{fn.__qualname__}() is given a function and calls itself", node,
+                         "pass a module-level function instead, or write the recursion as a loop")
+    fdef = copy.deepcopy(parse_function(fn).node)
+    for n in ast.walk(fdef):         # its names are taken: fresh versions must not reuse them
+        if isinstance(n, (ast.Name, ast.arg)):
+            norm.ctx.namer.taken.add(n.id if isinstance(n, ast.Name) else n.arg)
+    for n in ast.walk(fdef):
+        if "lineno" in n._attributes:
+            ast.copy_location(n, node)
+    values = fn.__defaults__ or ()
+    kw = fn.__kwdefaults__ or {}
+
+    def const(v, pname):
+        if v is None or isinstance(v, (bool, int, float, complex, str)):
+            return ast.Constant(v)
+        return norm.ctx.ref(v, f"{pname}_default")
+
+    params = (fdef.args.posonlyargs + fdef.args.args)[len(fdef.args.posonlyargs + fdef.args.args) - len(values):]
+    local = _Local(fdef, [const(v, p.arg) for v, p in zip(values, params)],
+                   [const(kw[p.arg], p.arg) if p.arg in kw else None for p in fdef.args.kwonlyargs],
+                   env=({}, {}), key=fn)
+    local.owner = owner
+    return _inline(norm, node, local, fn.__qualname__, prefix)
+
+
+def _inline(norm, node, local, name, prefix=()):
+    from .objects import ClassRef, Instance
+    binding = _bind(norm, local, node, name, prefix)
     outer = dict(norm.version)
-    saved_locals = dict(norm.local_fns)
+    saved_locals = dict(_locals(norm))
     norm.inlining.append(local)
+    owner = getattr(local, "owner", None)
+    norm.method_stack = getattr(norm, "method_stack", [])
+    norm.method_stack.append((owner, prefix[0] if prefix else None))
+    fields = norm.field_keys = getattr(norm, "field_keys", set())     # grows as objects get attributes
+    if local.env is not None:
+        norm.version = dict(local.env[0])
+        norm.local_fns = dict(local.env[1])
+        norm.version.update((k, outer[k]) for k in fields if k in outer)     # objects' fields: shared state
+    start = dict(norm.version)
     try:
         for pname, atom in binding.items():
+            if isinstance(atom, _Local):
+                norm.version.pop(pname, None)
+                norm.local_fns[pname] = atom
+                continue
+            if isinstance(atom, (Instance, ClassRef)):
+                norm.version[pname] = atom         # self / cls of an inlined method
+                continue
             if isinstance(atom, dict):
                 norm.kwarg_dicts = getattr(norm, "kwarg_dicts", {})
                 stored = norm.store(pname)
@@ -137,13 +275,19 @@ def call(norm, node):
         inner = norm.version
     finally:
         norm.inlining.pop()
+        norm.method_stack.pop()
         norm.version = outer
         norm.local_fns = saved_locals
     # a free variable changed in place inside (st.append(v) on the outer list): the outer name
     # now holds the new version, as the one list object does in Python
     own = own_names(local.node)
     for user, ver in inner.items():
-        if user in outer and outer[user] != ver and user not in own:
+        if user in fields:
+            norm.version[user] = ver            # an attribute of an object made in the function
+        elif user in start and start[user] != ver and user not in own:
+            if local.env is not None:
+                raise norm.error(f"the function passed here changes `{user}` of the function that made it",
+                                 node, f"return the new value of `{user}` instead")
             norm.version[user] = ver
     return result
 
@@ -157,14 +301,43 @@ def _returned(norm, atom):
 
 
 def own_names(node):
-    """The parameters and assigned names of a nested function: its locals, not the outer ones."""
+    """The parameters and assigned names of a nested function: its locals, not the outer ones
+    (a name it declares ``nonlocal`` is the outer one)."""
     a = node.args
     own = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
     own |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             own.add(n.id)
-    return own
+    return own - nonlocal_names(node)
+
+
+def _own_statements(node):
+    """The statements of a function's body, not those of functions nested in it."""
+    todo = list(node.body) if isinstance(node.body, list) else []
+    while todo:
+        s = todo.pop()
+        yield s
+        if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            todo.extend(c for c in ast.iter_child_nodes(s) if isinstance(c, ast.stmt))
+
+
+def nonlocal_names(node):
+    """Names a nested function declares ``nonlocal``: its writes to them change the outer variable."""
+    return {name for s in _own_statements(node) if isinstance(s, ast.Nonlocal) for name in s.names}
+
+
+class _DropNonlocal(ast.NodeTransformer):
+    """The ``nonlocal`` statements of one function (not of functions nested in it): inlined, its
+    writes to those names are writes to the outer function's variables (inline.call)."""
+
+    def visit_Nonlocal(self, node):
+        return ast.copy_location(ast.Pass(), node)
+
+    def visit_FunctionDef(self, node):
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
 
 
 def _body(norm, fdef, restructure):
@@ -172,6 +345,8 @@ def _body(norm, fdef, restructure):
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
         body = body[1:]
+    if nonlocal_names(fdef):
+        body = [_DropNonlocal().visit(copy.deepcopy(st)) for st in body]
     body = restructure(norm.ctx.namer).function_body(body, fdef)
     saved_src = norm.src
     try:
@@ -180,6 +355,9 @@ def _body(norm, fdef, restructure):
             if isinstance(stmt, ast.Return):
                 if stmt.value is None:
                     return ast.Constant(None)
+                made = passed_function(norm, stmt.value)
+                if made is not None:
+                    return made          # a factory's lambda or inner def (made_function)
                 if isinstance(stmt.value, ast.Tuple):
                     return ast.Tuple([_returned(norm, norm.expr(e)) for e in stmt.value.elts], ast.Load())
                 return _returned(norm, norm.expr(stmt.value))

@@ -41,13 +41,26 @@ def kinds(fn):
     comprehensions, ``name -> literal`` for those assigned once and then only read by subscript
     or splatted: their length and keys are known)."""
     values, other = {}, set()
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Assign):
+    starred, read, loads, written = set(), set(), {}, set()
+    for n in ast.walk(fn):          # one walk gathers everything (a walk per name is quadratic)
+        cls = n.__class__
+        if cls is ast.Assign:
             for t in n.targets:
                 if isinstance(t, ast.Name):
                     values.setdefault(t.id, []).append(n.value)
-        for t in _stored(n):
-            other.add(t)
+        elif cls is ast.Name:
+            if isinstance(n.ctx, ast.Load):
+                loads.setdefault(n.id, []).append(n)
+        elif cls is ast.Starred:
+            starred.add(id(n.value))
+        elif cls is ast.Call:
+            starred.update(id(k.value) for k in n.keywords if k.arg is None)
+        elif cls is ast.Subscript:
+            if isinstance(n.ctx, ast.Load):
+                read.add(id(n.value))
+            elif isinstance(n.value, ast.Name):
+                written.add(n.value.id)
+        other.update(_stored(n))
     kinds = {}
     for name, vals in values.items():
         if name in other:
@@ -56,9 +69,6 @@ def kinds(fn):
             kinds[name] = ast.List
         elif all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
             kinds[name] = ast.Dict
-    starred = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Starred)}
-    starred |= {id(k.value) for n in ast.walk(fn) if isinstance(n, ast.Call) for k in n.keywords if k.arg is None}
-    read = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)}
     fixed = {}
     for name, vals in values.items():
         if name in other or len(vals) != 1:
@@ -66,10 +76,7 @@ def kinds(fn):
         v = vals[0]
         ok = literal_seq(v) or (isinstance(v, ast.Dict) and all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in v.keys))
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if ok and all(id(u) in starred or id(u) in read for u in uses) \
-                and not any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
-                            and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)):
+        if ok and all(id(u) in starred or id(u) in read for u in loads.get(name, ())) and name not in written:
             fixed[name] = v
     return kinds, fixed
 
@@ -145,6 +152,10 @@ def container_statement(s, exprs):
             and isinstance(value.func.value, ast.Name) and not any(isinstance(a, ast.Starred) for a in value.args)):
         return None
     name, meth, args, kws = value.func.value.id, value.func.attr, value.args, value.keywords
+    if meth == "pop" and kinds.get(name) is ast.Dict:
+        value._dict_pop = True               # structures.method_statement: a dict's pop, not a list's
+    if isinstance(s, ast.Assign) and meth == "pop" and len(args) <= 2 and not kws:
+        return _pop_value(s, name, args, exprs, kinds.get(name) is ast.Dict)
     if isinstance(s, ast.Expr) and kinds.get(name) is ast.List and meth == "extend" and len(args) == 1 \
             and not kws and literal_seq(args[0]):
         return [_append(name, e, s) for e in args[0].elts]
@@ -169,6 +180,28 @@ def container_statement(s, exprs):
                                                                              copy.deepcopy(args[0]), ast.Load())), s))
         return [ast.fix_missing_locations(x) for x in out]
     return None
+
+
+def _pop_value(s, name, args, exprs, is_dict):
+    """``v = c.pop(i)`` -> ``v = c[i]; c.pop(i)``; ``v = d.pop(k, e)`` -> ``if k in d: v = d[k];
+    d.pop(k)`` ``else: v = e`` (the statement ``c.pop(i)`` is structures.method_statement's)."""
+    out = []
+    key = args[0] if args else ast.Constant(-1)
+    if not simple(key):
+        tmp = exprs.ctx.namer.claim("key")
+        out.append(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], key), s))
+        key = ast.Name(tmp, ast.Load())
+    read = ast.copy_location(ast.Assign(s.targets, ast.Subscript(ast.Name(name, ast.Load()), key, ast.Load())), s)
+    pop = ast.copy_location(ast.Expr(ast.copy_location(ast.Call(ast.Attribute(
+        ast.Name(name, ast.Load()), "pop", ast.Load()), [copy.deepcopy(key)], []), s)), s)
+    pop.value._dict_pop = is_dict or len(args) == 2
+    if len(args) < 2:
+        out += [read, pop]
+    else:
+        other = ast.copy_location(ast.Assign(copy.deepcopy(s.targets), args[1]), s)
+        out.append(ast.copy_location(ast.If(ast.Compare(copy.deepcopy(key), [ast.In()], [ast.Name(name, ast.Load())]),
+                                            [read, pop], [other]), s))
+    return [ast.fix_missing_locations(x) for x in out]
 
 
 def _append(name, value, like):

@@ -11,6 +11,7 @@ import copy
 
 from ..core.errors import Unresolved
 from . import inline
+from . import objects
 from . import structures
 from .restructure import _assign, _mk
 
@@ -32,7 +33,7 @@ class Loops:
         # function: `np.append(a, v)` names the module, never a carried value
         local = set(self.version) | self.stored_in_function()
         changed = structures.mutated_names(stmts) | self.changed_by_local_calls(stmts)
-        return out | (changed & local)
+        return out | (changed & local) | objects.fields_changed_in(self, stmts)
 
     def stored_in_function(self):
         return {n.id for st in self.fn_body for n in ast.walk(st)
@@ -49,6 +50,7 @@ class Loops:
                     node = self.local_fns[n.func.id].node
                     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
                     out |= structures.mutated_names(body) - inline.own_names(node)
+                    out |= inline.nonlocal_names(node)
         return out
 
     def loaded_outside(self, loop):
@@ -89,6 +91,20 @@ class Loops:
             self.version[user] = name
 
     def for_statement(self, s):
+        self.loop_depth = getattr(self, "loop_depth", 0) + 1
+        try:
+            return self._for_statement(s)
+        finally:
+            self.loop_depth -= 1
+
+    def while_statement(self, s):
+        self.loop_depth = getattr(self, "loop_depth", 0) + 1
+        try:
+            return self._while_statement(s)
+        finally:
+            self.loop_depth -= 1
+
+    def _for_statement(self, s):
         it = s.iter
         fn = None
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id not in self.version:
@@ -211,7 +227,7 @@ class Loops:
                 return _mk(ast.Subscript(node.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load()), node)
         return node
 
-    def while_statement(self, s):
+    def _while_statement(self, s):
         if s.orelse:
             raise self.error("`while ... else` is handled by the restructuring step", s, "")
         carried = self.enter_loop(s, s.body + [ast.Expr(s.test)])

@@ -1,9 +1,14 @@
-"""Plain functions the rewritten code calls (everyday.py): orders found on values, which no
-gradient passes through, and ``raise`` as a call."""
+"""Plain functions the rewritten code calls (everyday.py, call_sites.py): orders found on values,
+which no gradient passes through, ``raise`` as a call, and casts."""
 
-from runtime.rules.registry import nondifferentiable
+import numpy as np
 
-__all__ = ["order_", "max_index_", "min_index_", "raise_"]
+from runtime.rules.registry import define, nondifferentiable
+from runtime.rules.shape import cast
+from runtime.rules.support import dtype_of, is_floating
+
+__all__ = ["order_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "astype_",
+           "to_integer_"]
 
 
 def order_(*keys, reverse=False):
@@ -27,4 +32,38 @@ def raise_(exc):
     raise exc
 
 
-nondifferentiable(order_, max_index_, min_index_)
+def max_position_(items):
+    """The index of the item ``max(items)`` returns (the first largest), for a list."""
+    return max(range(len(items)), key=items.__getitem__)
+
+
+def min_position_(items):
+    """The index of the item ``min(items)`` returns (the first smallest), for a list."""
+    return min(range(len(items)), key=items.__getitem__)
+
+
+def to_integer_(x, dtype):
+    """``x.astype(int)`` (any integer or bool dtype): no gradient passes a cast to integers."""
+    return x.astype(dtype)
+
+
+def astype_(x, dtype):
+    """``x.astype(dtype)`` with a dtype known only when the code runs (or numpy before 2.1,
+    which has no ``np.astype``)."""
+    return x.astype(dtype)
+
+
+def astype_vjp_(g, ans, x, dtype):
+    if is_floating(x) and is_floating(ans):
+        return cast(g, dtype_of(x))
+    return np.zeros(np.shape(x), dtype_of(x))     # a cast to integers passes no gradient
+
+
+def astype_jvp_(t, ans, x, dtype):
+    if is_floating(x) and is_floating(ans):
+        return cast(t, dtype_of(ans))
+    return np.zeros(np.shape(ans))
+
+
+nondifferentiable(order_, max_index_, min_index_, to_integer_, max_position_, min_position_)
+define(astype_, vjp=(astype_vjp_, None), jvp=(astype_jvp_, None))

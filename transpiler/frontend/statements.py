@@ -8,6 +8,7 @@ import ast
 
 from . import effects
 from . import inline
+from . import objects
 from . import structures
 
 __all__ = ["Statements"]
@@ -85,6 +86,11 @@ class Statements:
         if isinstance(s, ast.AugAssign):
             if isinstance(s.target, ast.Subscript):
                 return structures.augmented_item(self, s)
+            if isinstance(s.target, ast.Attribute) and isinstance(s.target.value, ast.Name) \
+                    and isinstance(self.version.get(s.target.value.id), objects.Instance):
+                load = ast.copy_location(ast.Attribute(s.target.value, s.target.attr, ast.Load()), s.target)
+                self.bind_atom(s.target, self.expr(ast.copy_location(ast.BinOp(load, s.op, s.value), s)))
+                return
             if not isinstance(s.target, ast.Name):
                 raise self.error("augmented assignment to an attribute is not supported", s,
                                  "keep the value in a local variable")
@@ -147,8 +153,17 @@ class Statements:
         """``target = value_node``: the common single-target assignment."""
         if isinstance(target, ast.Name) and isinstance(value_node, ast.Lambda):
             return inline.define_lambda(self, target, value_node)
+        made = inline.made_function(self, value_node) if isinstance(target, ast.Name) else None
+        if made is not None:
+            self.version.pop(target.id, None)
+            self.local_fns[target.id] = made      # a function made by a factory: inlined where called
+            return
         if isinstance(target, ast.Name):
             value = self.value(value_node)
+            if not isinstance(value, ast.AST):        # an object made here (objects.py): no value
+                self.version[target.id] = value
+                self.local_fns.pop(target.id, None) if hasattr(self, "local_fns") else None
+                return
             name = self.store(target.id)
             self.assign(name, value, value_node)
             if isinstance(value, (ast.Tuple, ast.List)):
@@ -200,6 +215,14 @@ class Statements:
             return
         if isinstance(target, ast.Subscript):
             return structures.store_item(self, target, atom)
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and isinstance(self.version.get(target.value.id), objects.Instance):
+            key = objects.field_name(self, self.version[target.value.id], target.attr, target)
+            if not isinstance(atom, ast.AST):
+                raise objects.escape_error(self, target, atom)
+            name = self.store(key)
+            self.assign(name, atom, target)
+            return
         if isinstance(target, ast.Attribute):
             raise self.error("assigning to an attribute is not supported", target,
                              "keep the value in a local variable")

@@ -24,6 +24,7 @@ from runtime.rules.containers import append_at, keys_of, setitem
 
 from . import effects
 from . import sugar
+from .container_edits import insert_at_, insert_position_, pop_at_, pop_key_, pop_position_
 from ..backend.templates import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
@@ -145,6 +146,8 @@ def method_statement(norm, s):
             and isinstance(call.func.value, ast.Name) and call.func.value.id in norm.version):
         return False
     meth, user = call.func.attr, call.func.value.id
+    if not isinstance(norm.version[user], str):
+        return False                     # a method of an object made in the function (objects.py)
     if meth == "append" and len(call.args) == 1 and not call.keywords \
             and not isinstance(call.args[0], ast.Starred):
         _, current = _local_base(norm, call.func.value, f"`{user}.append(...)`")
@@ -155,11 +158,35 @@ def method_statement(norm, s):
         norm.assign(new, _call(norm, append_at, "append_at", [copy.deepcopy(lst), k, value], call), call)
         _stored(norm, value)
         return True
+    if (meth == "pop" and len(call.args) <= 1 or meth == "insert" and len(call.args) == 2) \
+            and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
+        _edit(norm, call, meth, user)
+        return True
     if meth in _MUTATING:
         raise norm.error(f"`{user}.{meth}(...)` changes `{user}` in place, which adjoin cannot follow", call,
                          "use `.append(v)` for lists, `d[k] = v` for dicts and `x[i] = v` for arrays, "
                          "or build a new value")
     return False
+
+
+def _edit(norm, call, meth, user):
+    """``lst.insert(i, v)``, ``lst.pop(i)``, ``d.pop(k)`` (a statement) as a new version of the list or
+    dict: ``k = insert_position_(lst1, i); lst2 = insert_at_(lst1, k, v)`` (container_edits.py)."""
+    _, current = _local_base(norm, call.func.value, f"`{user}.{meth}(...)`")
+    where = norm.expr(call.args[0]) if call.args else ast.Constant(-1)
+    old = ast.Name(current, ast.Load())
+    if meth == "pop" and (current in norm.dicts or getattr(call, "_dict_pop", False)):
+        norm.assign(norm.store(user), _call(norm, pop_key_, "pop_key_", [old, where], call), call)
+        return
+    position = insert_position_ if meth == "insert" else pop_position_
+    k = norm.temp(_call(norm, position, position.__name__, [old, where], call), call)
+    if meth == "insert":
+        value = norm.expr(call.args[1])
+        new_value = _call(norm, insert_at_, "insert_at_", [copy.deepcopy(old), k, value], call)
+        _stored(norm, value)
+    else:
+        new_value = _call(norm, pop_at_, "pop_at_", [copy.deepcopy(old), k], call)
+    norm.assign(norm.store(user), new_value, call)
 
 
 def starred_unpack(norm, target, atom):
@@ -246,7 +273,7 @@ def special_call(norm, fn, node):
 
 
 def mutated_names(stmts):
-    """Local names changed through ``x[i] = ...``, ``x[i] += ...`` or ``x.append(...)``."""
+    """Local names changed through ``x[i] = ...``, ``x[i] += ...``, ``x.append(...)``, ``.pop``, ``.insert``."""
     out = set()
     for st in stmts:
         for n in ast.walk(st):
@@ -256,8 +283,8 @@ def mutated_names(stmts):
                 for sub in ast.walk(t):
                     if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name):
                         out.add(sub.value.id)
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
-                    and isinstance(n.func.value, ast.Name):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                    and n.func.attr in ("append", "pop", "insert") and isinstance(n.func.value, ast.Name):
                 out.add(n.func.value.id)
     return out
 

@@ -76,7 +76,7 @@ def _rewrite(call, spec, ctx):
         if missing:
             raise ctx.error(f"{name}(): pass `{param}` together with the arguments before it", call,
                             "give every earlier argument explicitly")
-        args.append(bound.arguments[param])
+        args.append(_axis_tuple(param, bound.arguments[param]))
     defaults = inspect.signature(spec.fn).parameters
     for param, value in bound.arguments.items():
         if param in spec.positional or param == "name" or _is_default(value, defaults[param]):
@@ -84,7 +84,7 @@ def _rewrite(call, spec, ctx):
         if param not in spec.keywords:
             raise ctx.error(f"{name}(..., {param}=...) has no numpy counterpart in differentiated code",
                             call, f"leave `{param}` at its default, or write the computation with numpy")
-        keywords.append(ast.keyword(spec.keywords[param], value))
+        keywords.append(ast.keyword(spec.keywords[param], _axis_tuple(param, value)))
     target = spec.canonical
     attr = getattr(target, "__name__", None)
     if attr is not None and getattr(np, attr, None) is target:
@@ -93,6 +93,13 @@ def _rewrite(call, spec, ctx):
         call.func = ctx.ref(target, attr or "primitive")
     call.args, call.keywords = args, keywords
     call._prim = target
+
+
+def _axis_tuple(param, value):
+    """TF takes a list of axes (``tf.reduce_sum(t, [0, 1])``); numpy takes only a tuple."""
+    if param == "axis" and isinstance(value, ast.List):
+        return ast.copy_location(ast.Tuple(list(value.elts), ast.Load()), value)
+    return value
 
 
 def _is_default(value, param):

@@ -183,8 +183,9 @@ def reverse_call(rev, op, s, g, block, has):
         fn, self_expr, wrt, renames = _static_wrt(rev, op, static, args, keywords, active)
         kw_nodes = [ast.keyword(renames.get(k, k), v) for k, v in keywords.items()]
         prepare(ctx, op.node, fn, wrt, "reverse")
-        # a callee runs checkpointed only outside checkpointed loops (inside, a caller's trip records it)
-        budget = None if getattr(rev, "_checkpointing", 0) else getattr(ctx, "memory_budget", None)
+        # with a budget the callee's loops are checkpointed too (in a caller's recorded trip they
+        # keep only their start: Checkpoints knows it is nested)
+        budget = getattr(ctx, "memory_budget", None)
         fwd = ctx.ref(proxy(fn, wrt, "forward", budget), "fwd_" + label(fn))
         bwd = ctx.ref(proxy(fn, wrt, "backward", budget), "bwd_" + label(fn))
         call = ast.Call(fwd, ([self_expr] if self_expr is not None else []) + args, kw_nodes)

@@ -5,8 +5,12 @@ outermost loop of the function is generated like this instead of pushing every t
 
     plan = Checkpoints(budget=..., where='for i in range(n):', trips=len(range(n)))
     for i in range(n):
-        plan.take((x_1,))                 # snapshot: the loop-carried values, when due
-        ...                               # the primal trip, nothing saved
+        if plan.take((x_1,)):             # snapshot: the loop-carried values, when due
+            tape = []; push = tape.append # measure: the first trip of a first run is recorded
+            ... push(t1) ...
+            plan.sized(tape)
+        else:
+            ...                           # the primal trip, nothing saved
     ...
     # grad of: for i in range(n):
     for start, stop, record, state in plan.reversal():
@@ -216,10 +220,20 @@ def loop(rev, s, out, has):
         out.append(_comment("grad of: " + where))
     out.append(ast.copy_location(reversal, s))
 
-    if isinstance(s, ast.For):
-        new = ast.For(s.target, s.iter, [take] + plain, [], None)
+    if budget is not None:
+        # the first trip of a first run is recorded: the size of its tape plans the snapshots
+        measure = [_comment("measure: record this trip once, to learn how much a trip saves"),
+                   ast.Assign([_name(tape, True)], ast.List([], ast.Load())),
+                   ast.Assign([_name(push, True)], ast.Attribute(_name(tape), "append", ast.Load())),
+                   *copy.deepcopy(record),
+                   ast.Expr(_method(plan, "sized", _name(tape)))]
+        body = [ast.If(take.value, measure, plain)]
     else:
-        new = ast.While(s.test, [take] + plain, [])
+        body = [take] + plain
+    if isinstance(s, ast.For):
+        new = ast.For(s.target, s.iter, body, [], None)
+    else:
+        new = ast.While(s.test, body, [])
     why = "memory_budget" if fixed is None else f"adjoin: snapshots={fixed}"
     note = _comment(f"checkpointed ({why}): snapshots of {', '.join(carried) or 'nothing'} "
                     "when due, nothing saved per trip")

@@ -9,16 +9,23 @@ adjoint sweep (``Checkpoints.reversal``) asks for two kinds of action, last trip
 * ``reverse``: restore the snapshot at ``start``, run trips ``start..stop-1`` saving their
   values on a tape (the ordinary recording body), then run their adjoint, last trip first.
 
+For a ``for`` loop (trip count known when it starts) the whole loop follows the binomial
+schedule of Griewank's *revolve* over chunks of trips: the chunk length and the number of
+snapshot slots that fit the budget and recompute the fewest trips (``plan_loop``); the primal
+keeps the snapshots revolve's first advances would (``first_advances``), and the adjoint
+carries out the rest of the schedule.  A ``while`` loop keeps evenly spaced snapshots in half
+of the budget, thinned online (their spacing doubles) as it runs; each stretch between two is
+then reversed with revolve in the memory left.
+
 Sizes are known only at run time, so they are measured there: the snapshot at the first trip
-gives the size of the state, the first reversed trips the size of one trip's tape.  The
-primal keeps evenly spaced snapshots in half of the budget (thinned online, by doubling their
-spacing, when the trip count is not known: ``while`` loops).  A stretch between two of them
-whose tape does not fit in what is left is reversed with the binomial schedule of Griewank's
-*revolve*: the fewest recomputed trips for that many snapshot slots (``advances``).
+gives the size of the state; the first trip of a loop's first run is recorded to measure one
+trip's tape (a later run of the same generated code reuses that), and the last trip is
+recorded on its own first in the adjoint (trips that grow are largest there).
 
 Everything here is plain Python, so the schedules are tested on their own.
 """
 
+import itertools
 import math
 import re
 import sys
@@ -27,11 +34,14 @@ import weakref
 
 import numpy as np
 
-__all__ = ["parse_budget", "advances", "best_split", "revolve", "choose_chunks", "size_of", "Checkpoints"]
+__all__ = ["parse_budget", "advances", "best_split", "revolve", "first_advances", "choose_chunks",
+           "plan_loop", "size_of", "Checkpoints"]
 
 SPACING = 16      # the primal keeps at most one snapshot per this many trips: the bookkeeping of a
                   # snapshot and of a reverse action stays small next to the trips themselves
 WORKING = 8192    # bytes of bookkeeping a checkpointed loop needs whatever it keeps
+OUTSIDE = 0.2     # the part of the budget left to what the function keeps outside its checkpointed
+                  # loops (their inputs and results, the adjoints accumulated across them)
 _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
 
@@ -91,17 +101,17 @@ def best_split(steps, slots):
     """Where to keep the next snapshot (steps from the start) so ``revolve`` stays optimal.
 
     The cost ``j + advances(steps - j, slots - 1) + advances(j, slots)`` is convex in j, so the
-    first j where it stops falling is a minimum: found by bisection."""
+    first j where it stops falling is a minimum: found by bisection.  ``advances(n, s)`` grows
+    by ``_reps(n, s)`` from n-1 to n, so the cost grows by ``1 + _reps(j+1, slots) -
+    _reps(steps-j, slots-1)`` from j to j+1.  With a slot for every step, it is the next step."""
     if slots == 1:
         return steps - 1
-    lo, hi = 1, steps - 1
-
-    def cost(j):
-        return j + advances(steps - j, slots - 1) + advances(j, slots)
-
+    if slots >= steps - 1 or 1 + _reps(2, slots) >= _reps(steps - 1, slots - 1):
+        return 1
+    lo, hi = 2, steps - 1
     while lo < hi:
         mid = (lo + hi) // 2
-        if cost(mid + 1) >= cost(mid):
+        if 1 + _reps(mid + 1, slots) >= _reps(steps - mid, slots - 1):
             hi = mid
         else:
             lo = mid + 1
@@ -128,27 +138,60 @@ def revolve(steps, slots):
         todo.append((a + j, m - j, s - 1))
 
 
-def choose_chunks(trips, free, snapshot, tape):
+def first_advances(steps, slots):
+    """The steps where ``revolve(steps, slots)`` keeps snapshots before its first reverse.
+
+    They lead from step 0 to the last step, so a primal sweep that runs every step anyway keeps
+    them on its way: what revolve recomputes beyond the primal is the rest of its advances."""
+    a, out = 0, []
+    while steps - a > 1:
+        a += best_split(steps - a, slots)
+        slots -= 1
+        out.append(a)
+    return out
+
+
+def choose_chunks(trips, free, snapshot, tape, prefer=None, least=1, primal=False):
     """``(chunk, slots)`` to reverse ``trips`` trips in ``free`` bytes, or None if nothing fits.
 
     A chunk of trips is recorded and reversed at once (its tape is ``chunk * tape`` bytes); the
     chunks are reversed with ``revolve`` in the slots the rest of the memory holds.  Chunk
-    lengths are tried on a geometric scale, and the one recomputing the fewest trips wins."""
+    lengths are tried on a geometric scale, around the one whose stretches all fit at once
+    (sqrt(trips * snapshot / tape)) and ``prefer``, at least ``least`` trips when that fits; the
+    one recomputing the fewest trips wins, then the one keeping the fewest bytes.  With
+    ``primal`` the first advances cost nothing: a primal sweep runs them anyway."""
     if trips * tape <= free:
         return trips, 0
-    best = None
     largest = int(free // max(tape, 1))
-    candidates = {largest} | {int(1.25 ** e) for e in range(int(math.log(max(largest, 1), 1.25)) + 2)}
-    for chunk in sorted(c for c in candidates if 1 <= c <= min(largest, trips)):
-        slots = int((free - chunk * tape) // max(snapshot, 1))
-        steps = -(-trips // chunk)
-        slots = min(slots, steps - 1)
-        if steps > 1 and slots < 1:
-            continue
-        cost = advances(steps, slots) * chunk
-        if best is None or cost < best[0]:
-            best = (cost, chunk, slots)
-    return None if best is None else best[1:]
+    if largest < 1:
+        return None
+    even = math.sqrt(trips * max(tape, 1) / max(snapshot, 1))       # steps, evenly spaced
+    steps = {int(even) + d for d in range(-3, 4)} | {int(1.25 ** e) for e in range(int(math.log(trips, 1.25)) + 2)}
+    candidates = {largest, prefer or largest} | {-(-trips // m) for m in steps if m >= 1}
+    candidates |= {-(-trips // -(-trips // c)) for c in set(candidates)}   # the same steps, shorter chunks
+    candidates |= {max(c, least) for c in set(candidates)}
+    for low in (min(least, largest), 1):
+        best = None
+        for chunk in sorted(c for c in candidates if max(1, low) <= c <= min(largest, trips)):
+            slots = int((free - chunk * tape) // max(snapshot, 1))
+            steps = -(-trips // chunk)
+            slots = min(slots, steps - 1)
+            if steps > 1 and slots < 1:
+                continue
+            cost = (advances(steps, slots) - (steps - 1 if primal else 0)) * chunk
+            key = (cost, chunk * tape + slots * snapshot)
+            if best is None or key < best[0]:
+                best = (key, chunk, slots)
+        if best is not None:
+            return best[1:]
+    return None
+
+
+def plan_loop(trips, free, snapshot, tape):
+    """``(chunk, slots)`` of the revolve schedule of a whole loop of ``trips`` trips whose first
+    snapshot is kept: chunks of at least ``SPACING`` trips when they fit, the fewest trips
+    recomputed beyond the primal sweep, then the fewest bytes.  None if nothing fits."""
+    return choose_chunks(trips, free, snapshot, tape, least=SPACING, primal=True)
 
 
 # --- sizes ---------------------------------------------------------------------------------------
@@ -175,6 +218,7 @@ def size_of(value, _seen=None):
 
 # --- the run-time plan of one loop ----------------------------------------------------------------
 _live = threading.local()
+_serial = itertools.count()
 _LEARNED = weakref.WeakKeyDictionary()    # generated code -> {loop: (state bytes, bytes one trip saved)}
 
 
@@ -196,80 +240,136 @@ class Checkpoints:
     def __init__(self, budget, where, trips=None, snapshots=None):
         self.budget, self.where, self.known, self.fixed = budget, where, trips, snapshots
         self.trips = 0            # trips taken so far (the trip count once the loop has ended)
-        self.stride = SPACING
+        self.due = 0              # the next trip whose state the primal keeps
+        self.stride = SPACING     # while loops: the spacing of the primal's snapshots
+        self.chain = None         # for loops: the trips revolve keeps snapshots at, last first
+        self.chunk = None         # for loops: revolve's chunk of trips
+        self.capacity = 1         # the most snapshots the primal keeps
+        self.share = math.inf     # the most bytes the primal's snapshots take
         self.snaps = {}           # trip -> (state tuple, its size)
         self.held = 0             # bytes in snapshots
+        self.taping = 0           # bytes of the tape whose adjoint runs now (nested loops count it)
+        self.recording = 0        # a trip of this loop is being recorded: loops started now are nested
         self.state_size = None
         self.tape_size = None     # bytes one trip saves, the largest seen
         self.peak = 0             # the most bytes held at once (snapshots + one tape), for tests
-        self.spent = False        # primal snapshots dropped: no second reversal
+        self.spent = False        # primal snapshots dropped: a second reversal would miss them
         self.measured = 0         # tapes measured
+        self.last_done = False    # the last trip was reversed on its own (to measure it)
         self.code = None          # the generated function's code (what it learned is kept there)
         self.items = 0            # the most tape items per trip seen
+        self.parent = None        # the loop whose recorded trip runs this one
+        self.inner = 0            # bytes the loops nested in a trip of this one used at most
+        self.current = 0          # the first trip of the stretch being reversed
+        self.reversing = False    # its adjoint has started
+        self.serial = next(_serial)
         _plans().add(self)
 
     # --- the primal sweep ---------------------------------------------------------------------
     def take(self, state):
-        """Called at the top of every trip with the loop-carried values: keeps some of them."""
+        """Called at the top of every trip with the loop-carried values: keeps them when a
+        snapshot is due.  True asks the generated code to record this trip and hand its tape
+        to ``sized`` (the first trip of a loop whose trips were never measured)."""
         k = self.trips
         self.trips = k + 1
-        if k % self.stride:
-            return
+        if k != self.due:
+            return False
         if k == 0:
-            self._first(state)
+            return self._first(state)
         self._keep(k, state)
+        self._next(k)
+        return False
+
+    def _first(self, state):
+        """Keep the first snapshot; plan the others if the size of a trip's tape is known (from
+        an earlier run of the same loop), else ask for the first trip to be recorded."""
+        self.state_size = self.first_size = size_of(state)
+        self.code = sys._getframe(2).f_code        # the generated function running this loop
+        state_size, tape, inner = _LEARNED.get(self.code, {}).get(self.where, (None, None, 0))
+        if state_size == self.state_size:              # (other shapes: measure again)
+            self.tape_size, self.inner = tape, inner
+        recording = [p for p in list(_plans()) if p.recording and p is not self]
+        if self.fixed is not None:
+            self.capacity = max(1, int(self.fixed))
+            if self.known is not None:
+                self.stride = max(SPACING, -(-self.known // self.capacity))
+        elif recording:
+            # a loop inside a trip being recorded: its snapshots would sit on the outer tape,
+            # so it keeps only its start, and is reversed from there when the outer adjoint runs
+            self.parent = max(recording, key=lambda p: p.serial)
+            self.stride = math.inf
+        else:
+            while self.state_size > self.available() - self.working():
+                if not self._squeeze():
+                    raise ValueError(self._too_small(self.state_size, "one snapshot of the loop's state"))
+        self._keep(0, state)
+        if self.fixed is not None or self.stride == math.inf:
+            self.due = self.stride
+            return False
+        if self.tape_size is None:
+            self.recording += 1
+            return True
+        self._schedule()
+        return False
+
+    def sized(self, tape):
+        """The tape of the first trip, recorded to measure it: now the snapshots are planned."""
+        self.recording -= 1
+        self.taped(tape, 0, 1)
+        self.taping = 0
+        self._schedule()
+
+    def _schedule(self):
+        """Where the primal keeps snapshots.  A for loop: revolve's first advances, for the
+        chunk length and slots that recompute the fewest trips in the budget; a while loop:
+        every ``stride`` trips in half of it, the spacing doubling when they would not fit."""
+        avail = self.available() - self.working()
+        if self.known is not None:
+            plan = plan_loop(self.known, avail - self.held, self.state_size, self.tape_size)
+            self.chain = []           # (None: too little memory, said by the adjoint)
+            if plan is not None:
+                self.chunk, self.slots = plan
+                slots = self.slots
+                steps = -(-self.known // self.chunk)
+                self.chain = [step * self.chunk for step in reversed(first_advances(steps, slots))]
+                self.share = avail - self.chunk * self.tape_size
+            self.capacity = 1 + len(self.chain)
+        else:
+            self.share = avail // 2
+            self.capacity = max(1, int(self.share // self.state_size))
+        self._next(0)
+
+    def _next(self, k):
+        """After keeping the snapshot at trip k: thin out if over the share, set the next due."""
+        if self.chain is not None:
+            if self.held > self.share:            # the state grew: keep no more, drop every other
+                self.chain = []
+                for t in sorted(self.snaps)[1::2]:
+                    self._drop(t)
+            self.due = self.chain.pop() if self.chain else math.inf
+            return
         while len(self.snaps) > 1 and (len(self.snaps) > self.capacity or self.held > self.share):
             self.stride *= 2          # thin out: keep every other snapshot (a state may grow)
             for t in [t for t in self.snaps if t % self.stride]:
                 self._drop(t)
-
-    def _first(self, state):
-        """Size the snapshots from the first.  How many the primal keeps depends on the size of
-        a trip's tape, known only from an earlier run of the same loop: without it a quarter of
-        the budget goes to snapshots (the first reversed trip measures the tape within the
-        rest); with it half, or, for a known trip count, evenly spaced stretches whose tapes fit."""
-        self.state_size = self.first_size = size_of(state)
-        self.code = sys._getframe(2).f_code        # the generated function running this loop
-        state, tape = _LEARNED.get(self.code, {}).get(self.where, (None, None))
-        self.tape_size = tape if state == self.state_size else None     # (other shapes: measure again)
-        self.share = math.inf
-        if self.fixed is not None:
-            self.capacity = max(1, int(self.fixed))
-        elif getattr(_live, "recording", 0):
-            # a loop inside a trip being recorded: its snapshots would sit on the outer tape,
-            # so it keeps only its start, and is reversed from there when the outer adjoint runs
-            self.capacity = 1
-            self.stride = 1 << 62
-            return
-        else:
-            avail = self.available() - self.working()
-            if self.state_size > avail:
-                raise ValueError(self._too_small(self.state_size, "one snapshot of the loop's state"))
-            self.share = avail // (4 if self.tape_size is None else 2)
-            self.capacity = max(1, int(self.share // self.state_size))
-            if self.known and self.tape_size:
-                spacing = max(SPACING, math.ceil(math.sqrt(self.known * self.state_size / self.tape_size)))
-                count = -(-self.known // spacing)
-                if count * (self.state_size + 64) + spacing * self.tape_size <= avail:
-                    self.capacity = count
-                    self.share = avail - spacing * self.tape_size
-        if self.known is not None:
-            self.stride = max(SPACING, -(-self.known // self.capacity))
+        self.due = (k // self.stride + 1) * self.stride
 
     def available(self):
-        """The budget less what the other live checkpointed loops hold."""
+        """The budget less what the other live checkpointed loops hold (snapshots, and the tape
+        of a loop whose adjoint runs the one asking: the loops nested in its trips are on it)."""
         if self.budget is None:
             return math.inf
-        return self.budget - sum(p.held for p in list(_plans()) if p is not self)
+        return self.budget * (1 - OUTSIDE) - sum(p.taping + (0 if p.parent and p.parent.taping else p.held)
+                                                 for p in list(_plans()) if p is not self)
 
     def working(self):
         """Bytes to leave for what runs while a trip does (its temporaries, the adjoints, the
         bookkeeping): estimated from the measured sizes, since tracemalloc sees them too."""
-        return WORKING + 4 * (self.state_size or 0) + 4 * (self.tape_size or 0)
+        return WORKING + 4 * (self.state_size or 0) + 4 * (self.tape_size or 0) + self.inner
 
     def _too_small(self, need, what):
-        others = int(self.budget - self.available())
-        enough = int(need + self.working()) + others
+        others = int(self.budget * (1 - OUTSIDE) - self.available())
+        enough = math.ceil((need + self.working() + others) / (1 - OUTSIDE))
         held = f", other checkpointed loops alive hold {others}" if others else ""
         return (f"memory_budget={self.budget} bytes is too small for the checkpointed loop `{self.where}`: "
                 f"{what} takes {int(need)} bytes, and running a trip about {int(self.working())} more{held}; "
@@ -301,13 +401,17 @@ class Checkpoints:
         items = len(tape) / trips
         self.measured += 1
         if self.measured > 3 and items <= self.items and self.measured % 16:
+            self.taping = int(trips * self.tape_size)
             return
         self.items = max(self.items, items)
-        size = size_of(tape)
+        size = self.taping = size_of(tape)
         self.peak = max(self.peak, self.held + size)
         if self.measured == 1 or size / trips > (self.tape_size or 0):
             self.tape_size = size / trips if self.measured == 1 else max(self.tape_size, size / trips)
-            _LEARNED.setdefault(self.code, {})[self.where] = (self.first_size, self.tape_size)
+            self._learn()
+
+    def _learn(self):
+        _LEARNED.setdefault(self.code, {})[self.where] = (self.first_size, self.tape_size, self.inner)
 
     # --- the adjoint sweep ----------------------------------------------------------------------
     def reversal(self, repeat=False):
@@ -316,29 +420,41 @@ class Checkpoints:
 
         With ``repeat`` the primal's snapshots stay, so a pullback can run again (``vjp``),
         unless memory ran short and some were dropped: then a second reversal is refused."""
-        if self.spent:
+        if self.spent and self.reversing:
             raise ValueError(f"the checkpointed loop `{self.where}` was reversed once already and dropped "
                              "snapshots to stay within memory_budget: call vjp again for another pullback, "
                              "or give a larger budget")
         primal = sorted(self.snaps)
+        self.last_done = False
+        self.reversing = True
         try:
             end = self.trips
             for a in reversed(primal):
                 if a in self.snaps:          # (thinned out when memory ran short)
                     yield from self._segment(a, end)
                     end = a
+                    if not repeat and a:
+                        self._drop(a)        # its slot is free for the stretches before it
         finally:
             for t in [t for t in self.snaps if t not in primal or not repeat]:
                 self._drop(t)
+            # the outer loop leaves room for one trip and one slot of this one (and the running
+            # trip's temporaries; the bookkeeping reserve, WORKING, it has already)
+            least = self.working() - WORKING + 2 * (self.state_size or 0) + (self.tape_size or 0)
+            if self.parent is not None and least > self.parent.inner:
+                self.parent.inner = least
+                self.parent._learn()
 
     def _segment(self, a, b):
         """Reverse trips a..b-1; the snapshot at a is held."""
         if b <= a:
             return
+        self.current = a
         if self.fixed is not None:          # the override: reverse each stretch in one piece
             yield from self._record(a, b)
             return
-        if self.measured == 0:              # measure one trip's tape on the last trip first
+        if not self.last_done:              # the last trip on its own first: growing trips peak there
+            self.last_done = True
             if b - a > 1:
                 yield (a, b - 1, False, self.snaps[a][0])
                 yield from self._record(b - 1, b)
@@ -348,13 +464,12 @@ class Checkpoints:
                 yield from self._record(a, b)
                 b = a
             need = int(3 * self.state_size + self.tape_size)
-            if need + self.working() > self.budget:
+            if need + self.working() > self.budget * (1 - OUTSIDE):
                 raise ValueError(self._too_small(need, "one trip's saved values with three snapshots of "
                                                  "the loop's state"))
             if b <= a:
                 return
-        plan = self._plan(a, b)
-        chunk, slots = plan
+        chunk, slots = self._plan(a, b)
 
         def trip(step):
             return min(a + step * chunk, b)
@@ -370,23 +485,37 @@ class Checkpoints:
 
     def _record(self, a, b):
         """A reverse action; loops started while it records know they are nested."""
-        _live.recording = getattr(_live, "recording", 0) + 1
+        self.recording += 1
         try:
             yield (a, b, True, self.snaps[a][0])
         finally:
-            _live.recording -= 1
+            self.recording -= 1
+            self.taping = 0
 
     def _plan(self, a, b):
         """(chunk, slots) for trips a..b-1 in the memory left; thins earlier snapshots if needed."""
         while True:
             free = self.available() - self.held - self.working()
-            plan = choose_chunks(b - a, free, self.state_size, self.tape_size)
+            plan = choose_chunks(b - a, free, self.state_size, self.tape_size, prefer=self.chunk)
             if plan is not None:
                 return plan
-            earlier = sorted(t for t in self.snaps if t < a)
-            if len(earlier) <= 1:
+            if not self._thin(a) and not self._squeeze():
                 need = int(self.held + self.state_size + self.tape_size)
                 raise ValueError(self._too_small(need, "reversing it with one snapshot slot"))
-            self.spent = True
-            for t in earlier[1::2]:         # merge earlier stretches: more recomputation, less memory
-                self._drop(t)
+
+    def _squeeze(self):
+        """Make room by thinning the snapshots of the other live loops (an outer loop, or loops
+        that ran before this one and wait for their adjoint); False if none can give any."""
+        return any(p._thin(p.current if p.reversing else math.inf)
+                   for p in sorted(_plans(), key=lambda p: p.serial) if p is not self)
+
+    def _thin(self, a):
+        """Drop every other snapshot before trip ``a`` (merging earlier stretches: more
+        recomputation, less memory); False if there is none to drop."""
+        earlier = sorted(t for t in self.snaps if t < a)
+        if len(earlier) <= 1:
+            return False
+        self.spent = True
+        for t in earlier[1::2]:
+            self._drop(t)
+        return True

@@ -109,7 +109,7 @@ def to_math(fn_node, ctx, names, resolve):
             if attr is None:
                 return call
             count[0] += 1
-            call.func = ast.copy_location(ctx.ref_attr(math, "math", attr), call.func)
+            call.func = ast.copy_location(ctx.ref(getattr(math, attr), attr), call.func)   # `from math import sin`
             return call
 
     _Rewrite().visit(fn_node)

@@ -86,7 +86,9 @@ class StatementAdjoints:
             return self.ctx.error(f"{name} has no derivative rule", node, _add_rule_hint(fn))
         if isinstance(node, ast.Attribute):
             return self.ctx.error(f"reading the attribute `.{node.attr}` of a differentiable value is "
-                                  "not supported", node, "use the numpy function for it instead")
+                                  "not supported", node, "for an array, call the numpy function instead "
+                                  "(np.real(x), np.transpose(x)); for an object, keep the parts you need "
+                                  "in local variables")
         if isinstance(node, (ast.BinOp, ast.UnaryOp)):
             return self.ctx.error(f"the operator {_qualname(op.fn)} has no derivative rule", node,
                                   _add_rule_hint(op.fn))

@@ -21,6 +21,7 @@ import copy
 
 from . import callees
 from ..analysis.activity import analyze
+from ..analysis.signature import split_arrays
 from .callees import callee_sources
 from ..backend.codegen import compile_function, free_names, module_source, to_source
 from ..core.context import Context
@@ -92,12 +93,16 @@ def _params(args):
     return names
 
 
-def transform_split(fn, wrt=0, note=None, memory_budget=None):
-    """Generate the split pair of ``fn`` with respect to ``wrt``.  Raises TranspileError or Unresolved."""
+def transform_split(fn, wrt=0, note=None, memory_budget=None, floats=()):
+    """Generate the split pair of ``fn`` with respect to ``wrt``.  Raises TranspileError or Unresolved.
+
+    ``floats``: the specialisation (``analysis/signature.py``) of the pair, as for ``transform``;
+    only the ndim of each argument is used (``backend/shapes.py``)."""
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     ctx.memory_budget = memory_budget        # callees are generated with the same budget
+    ctx.arrays = split_arrays(floats)
     core = normalize(ctx)
     info = analyze(core, names, output_names(core))
     fname = ctx.namer.claim(f"fwd_{callees.label(fn)}")
@@ -123,7 +128,9 @@ def transform_split(fn, wrt=0, note=None, memory_budget=None):
     bargs = ast.arguments([], [ast.arg(saved), ast.arg(seed)], None, [], [], None, [sw.seed_default])
     bwd = function_def(bname, bargs, pre + sw.seed_init + sw.adjoint + [ast.Return(sw.result)], core.lineno)
     stages = {"parsed": parsed.node, "normalized": core, "backward": copy.deepcopy(bwd)}
+    ctx.shapes_from = sw.primal     # the backward reads the primal's values: their shapes
     bwd = optimize(bwd, ctx)
+    ctx.shapes_from = ()
     available = (_stores(sw.primal) | set(_params(core.args))) - {getattr(rev, "pop", None), getattr(rev, "push", None)}
     kept = sorted(_exposed(bwd.body, {saved, seed}) & available)
     if kept:

@@ -8,7 +8,7 @@ import numpy as np
 from runtime.rules.activations import logsumexp, relu, sigmoid, softplus
 from runtime.rules.arithmetic import identity
 from runtime.rules.nn import relu6
-from runtime.rules.special import digamma, erf, erfc, polygamma
+from runtime.rules.special import digamma, erf, erfc, lgamma, polygamma
 
 from . import add, broadcast_shapes, shape, spec, values
 
@@ -29,7 +29,7 @@ UNARY = [
     (np.conjugate, (-2, 2, False)), (np.angle, (0.1, 2, True)),
     (sigmoid, (-3, 3, False)), (relu, (0.05, 2, True)), (relu6, (0.05, 7, True)),
     (softplus, (-3, 3, False)), (erf, (-2, 2, False)), (erfc, (-2, 2, False)),
-    (digamma, (0.5, 4, False)), (identity, (-2, 2, False)), (np.copy, (-2, 2, False)),
+    (digamma, (0.5, 4, False)), (lgamma, (0.3, 4, False)), (identity, (-2, 2, False)), (np.copy, (-2, 2, False)),
 ]
 
 

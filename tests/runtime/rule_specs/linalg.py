@@ -1,4 +1,4 @@
-"""Specs for the linear-algebra rules (runtime/rules/linalg.py): well-conditioned inputs."""
+"""Specs for the linear-algebra rules (runtime/rules/linalg/): well-conditioned inputs."""
 
 import numpy as np
 from hypothesis import strategies as st

@@ -1,0 +1,120 @@
+"""``tf.nn.conv2d`` and 2-D pooling (``max_pool2d``/``max_pool``, ``avg_pool2d``/``avg_pool``) on NHWC
+batches: TF's arguments (``strides``/``ksize``/``dilations`` as an int or a list of 1, 2 or 4 ints,
+``padding`` 'SAME', 'VALID' or explicit pairs) turned into the primitives of ``runtime.rules.conv``,
+whose rules give gradients of every order.
+"""
+
+import numpy as np
+
+from . import errors
+from .math_ops import _t
+from .rules import conv as _conv
+from .tensor import apply
+
+__all__ = ["conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool"]
+
+
+def _pair(value, what, op, default=1):
+    """TF's int / [n] / [h, w] / [1, h, w, 1] argument as (h, w)."""
+    if value is None:
+        return (default, default)
+    value = [int(v) for v in np.ravel(np.asarray(value))]
+    if len(value) == 1:
+        return (value[0], value[0])
+    if len(value) == 2:
+        return tuple(value)
+    if len(value) == 4:
+        if value[0] != 1 or value[3] != 1:
+            raise errors.InvalidArgumentError(
+                f"{op}: {what} in the batch and depth dimensions must be 1 (NHWC), got {value}")
+        return (value[1], value[2])
+    raise errors.InvalidArgumentError(f"{op}: {what} must be an int or a list of 1, 2 or 4 ints, got {value}")
+
+
+def _check_input(x, op, data_format):
+    if data_format not in (None, "NHWC"):
+        raise errors.InvalidArgumentError(
+            f"{op}: only the NHWC data format is supported (TF's CPU kernels support no other); "
+            f"transpose the input with tf.transpose(x, [0, 2, 3, 1])")
+    if len(x.shape) != 4:
+        raise ValueError(f"{op}: the input must be 4-D [batch, height, width, channels], got shape {x.shape}")
+
+
+def _pads(padding, op, in_hw, ksize, strides, dilations, explicit=True):
+    if isinstance(padding, str):
+        if padding.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"{op}: padding must be 'SAME' or 'VALID', got {padding!r}")
+        return _conv.padding_pairs(padding, in_hw, ksize, strides, dilations)
+    pairs = [tuple(int(v) for v in pair) for pair in padding]
+    if not explicit or len(pairs) != 4 or pairs[0] != (0, 0) or pairs[3] != (0, 0):
+        raise ValueError(f"{op}: padding must be 'SAME', 'VALID'" + (
+            " or 4 pairs [[0, 0], [top, bottom], [left, right], [0, 0]]" if explicit else "") + f", got {padding!r}")
+    return (pairs[1], pairs[2])
+
+
+def _check_output(op, in_hw, ksize, strides, dilations, pads):
+    for size, k, s, d, (a, b) in zip(in_hw, ksize, strides, dilations, pads):
+        if _conv.output_size(size + a + b, k, s, d) <= 0:
+            raise errors.InvalidArgumentError(
+                f"{op}: computed output size would be negative: the window ({k}, dilation {d}) is larger "
+                f"than the padded input ({size + a + b}); use padding='SAME' or a smaller window")
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
+    """TF's 2-D cross-correlation: filters are [height, width, in_channels, out_channels]."""
+    x, w = _t(input), _t(filters)
+    _check_input(x, "conv2d", data_format)
+    if len(w.shape) != 4 or w.shape[2] != x.shape[3]:
+        raise errors.InvalidArgumentError(
+            f"conv2d: filters must be [height, width, {x.shape[3]}, out_channels] for an input with "
+            f"{x.shape[3]} channels, got shape {w.shape}")
+    if w.dtype != x.dtype:
+        raise errors.InvalidArgumentError(
+            f"conv2d: input and filters must have the same dtype, got {x.dtype.name} and {w.dtype.name}; "
+            f"use tf.cast")
+    st, dl = _pair(strides, "strides", "conv2d"), _pair(dilations, "dilations", "conv2d")
+    in_hw, ksize = tuple(x.shape[1:3]), tuple(w.shape[:2])
+    pads = _pads(padding, "conv2d", in_hw, ksize, st, dl)
+    _check_output("conv2d", in_hw, ksize, st, dl, pads)
+    return apply(_conv.conv2d, (x, w, st, pads, dl))
+
+
+def _pool(primitive, op, input, ksize, strides, padding, data_format, explicit):
+    x = _t(input)
+    _check_input(x, op, data_format)
+    k, st = _pair(ksize, "ksize", op), _pair(strides, "strides", op)
+    in_hw = tuple(x.shape[1:3])
+    pads = _pads(padding, op, in_hw, k, st, (1, 1), explicit)
+    _check_output(op, in_hw, k, st, (1, 1), pads)
+    if any(a >= kk or b >= kk for (a, b), kk in zip(pads, k)):
+        raise errors.InvalidArgumentError(f"{op}: padding {pads} must be smaller than the window {k}")
+    return apply(primitive, (x, k, st, pads))
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """The largest entry of each window (padding never wins); the gradient goes to that entry
+    (the first in row-major order on ties)."""
+    return _pool(_conv.max_pool2d, "max_pool2d", input, ksize, strides, padding, data_format, True)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """The mean of each window's entries that are not padding (TF's 'SAME' average)."""
+    return _pool(_conv.avg_pool2d, "avg_pool2d", input, ksize, strides, padding, data_format, False)
+
+
+def _two_d(op, input):
+    if len(_t(input).shape) != 4:
+        raise ValueError(f"tf.nn.{op}: only 4-D (2-D pooling, NHWC) inputs are supported here, got shape "
+                         f"{_t(input).shape}")
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """``tf.nn.max_pool`` for 4-D inputs (2-D pooling)."""
+    _two_d("max_pool", input)
+    return max_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """``tf.nn.avg_pool`` for 4-D inputs (2-D pooling)."""
+    _two_d("avg_pool", input)
+    return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)

@@ -1,0 +1,314 @@
+"""Shapes known from the arguments' ndim: the exact code of a variant specialised on them.
+
+The general variant calls ``unbroadcast(g, x)`` after every broadcasting operation, because
+it cannot know whether ``x`` was broadcast.  A variant specialised on each array's ndim
+(``analysis/signature.py``) can often prove it was not.  Every array parameter's axes get
+*symbols* (``W1`` of ndim 2 has shape ``(a, b)``), and the shape of each value the function
+computes follows from numpy's rules:
+
+* broadcasting: equal symbols stay, a literal 1 gives way to the other axis, a missing leading
+  axis takes the other's; two different symbols give a fresh symbol (they may be equal, or one
+  may be 1: unknown, but the same unknown wherever this value's shape is copied);
+* ``np.sum``/``max``/``min``/``mean``/``prod`` with constant ``axis`` and ``keepdims``,
+  elementwise ufuncs, ``np.where``, ``*_like``, 1-d and 2-d ``@``, ``.T``; whatever else
+  (indexing, reshapes, calls of user functions) has an unknown shape.
+
+Two shapes are provably equal when they are the same tuple of symbols and ones.  Then:
+
+* ``unbroadcast(g, x)`` -> ``g`` when ``g`` has ``x``'s shape (and is real where ``x`` is real:
+  ``unbroadcast`` also takes the real part of a complex ``g`` for a real ``x``);
+* ``expand_reduced(g, x, ...)`` as an operand of an elementwise operation whose other operand
+  has ``x``'s shape -> ``g``: the operation broadcasts it the same way;
+* ``matmul_vjp_a(g, ans, a, b)`` / ``matmul_vjp_b`` for 2-d ``a`` and ``b`` -> ``g @ b.T`` /
+  ``a.T @ g``: their result has ``a``'s (``b``'s) shape exactly.
+
+Only straight-line statements at the top level of the function are read (a value assigned in a
+loop or a branch, or by unpacking, has an unknown shape from there on).  The seed's shape is
+unknown (a caller may pass any seed); after the first ``unbroadcast`` every adjoint's shape is
+its primal's.
+"""
+
+import ast
+
+import numpy as np
+
+from runtime.rules.arithmetic import matmul_vjp_a, matmul_vjp_b
+from runtime.rules.support import expand_reduced, unbroadcast
+
+from ..core.astutil import copy_ast, walk
+
+__all__ = ["specialise"]
+
+_REDUCTIONS = {np.sum, np.max, np.amax, np.min, np.amin, np.mean, np.prod}
+_LIKE = {np.ones_like, np.zeros_like}
+_SCOPES = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class _Symbol:
+    """An axis length known only by identity (``__slots__``: compared with ``is``)."""
+    __slots__ = ()
+
+
+def _broadcast(*shapes):
+    if any(s is None for s in shapes):
+        return None
+    out = ()
+    for s in shapes:
+        n = max(len(out), len(s))
+        a = (None,) * (n - len(out)) + out
+        b = (None,) * (n - len(s)) + s
+        out = tuple(_axis(x, y) for x, y in zip(a, b))
+    return out
+
+
+def _axis(x, y):
+    if x is None or x == 1:
+        return y
+    if y is None or y == 1 or y is x:
+        return x
+    return _Symbol()
+
+
+def _const(node):
+    """A literal's value (``-1`` included), or the AST node itself when it is not one."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) is int:
+        return -node.operand.value
+    return node
+
+
+def _reduced(shape, axis, keepdims):
+    if shape is None or type(keepdims) is not bool:
+        return None
+    if axis is None:
+        axes = set(range(len(shape)))
+    else:
+        items = axis.elts if isinstance(axis, ast.Tuple) else [axis]
+        axes = set()
+        for a in items:
+            v = _const(a)
+            if type(v) is not int or not -len(shape) <= v < len(shape):
+                return None
+            axes.add(v % len(shape))
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _matmul(a, b):
+    if a is None or b is None or len(a) not in (1, 2) or len(b) not in (1, 2):
+        return None
+    return a[:-1] + b[1:] if len(b) == 2 else a[:-1]
+
+
+class _Shapes:
+    """Walks the top-level statements in order, knowing ``(shape, real)`` of each name."""
+
+    def __init__(self, ctx, arrays, loads):
+        self.resolve, self.ref = ctx.resolve, ctx.ref_attr
+        self.loads = loads          # name -> how many times the function reads it
+        self.pending = {}           # name -> its `expand_reduced(g, x, ...)`, read once, not yet
+        self.env = {name: (tuple(_Symbol() for _ in range(ndim)), real) for name, (ndim, real, _) in arrays.items()}
+        self.rewritten = 0
+        self.memo = {}          # id(visited node) -> (node, (shape, real) or None)
+
+    def statement(self, s):
+        scoped = any(isinstance(n, _SCOPES) for n in ast.walk(s))   # names of its own: not read
+        if not scoped and isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+            s.value, info = self.expr(s.value)
+            name = s.targets[0].id
+            self.stored(name)
+            if info is not None:
+                self.env[name] = info
+            v = s.value
+            if self.loads.get(name) == 1 and isinstance(v, ast.Call) and len(v.args) >= 2 \
+                    and isinstance(v.args[0], (ast.Name, ast.Constant)) and self.resolve(v.func) is expand_reduced:
+                self.pending[name] = v      # may be read as its `g` by the one operation reading it
+            return
+        if not scoped and isinstance(s, (ast.Return, ast.Expr)) and s.value is not None:
+            s.value, _ = self.expr(s.value)
+            return
+        for n in ast.walk(s):           # anything else: what it binds is unknown from here on
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                self.stored(n.id)
+
+    def stored(self, name):
+        """``name`` is bound again: its shape, and pending expansions of it or reading it, go."""
+        self.env.pop(name, None)
+        self.pending.pop(name, None)
+        for k in [k for k, v in self.pending.items() if isinstance(v.args[0], ast.Name) and v.args[0].id == name]:
+            del self.pending[k]
+
+    def expr(self, node):
+        """``(node or its replacement, (shape, real) or None)``; rewrites inside, bottom up."""
+        visit = getattr(self, "_" + node.__class__.__name__, None)
+        if visit is not None:
+            node, info = visit(node)
+            self.memo[id(node)] = (node, info)      # the node is kept: its id is not reused
+            return node, info
+        for name, v in ast.iter_fields(node):       # not modelled: its parts may still be
+            if isinstance(v, list):
+                v[:] = [self.expr(x)[0] if isinstance(x, ast.expr) else x for x in v]
+            elif isinstance(v, ast.expr):
+                setattr(node, name, self.expr(v)[0])
+        return node, None
+
+    def info(self, node):
+        """The ``(shape, real)`` of an expression this pass has visited (None: unknown)."""
+        return self.memo.get(id(node), (None, None))[1]
+
+    def _Name(self, node):
+        return node, self.env.get(node.id) if isinstance(node.ctx, ast.Load) else None
+
+    def _Constant(self, node):
+        t = type(node.value)
+        return node, (((), t is not complex) if t in (int, float, complex, bool) else None)
+
+    def _UnaryOp(self, node):
+        node.operand, info = self.expr(node.operand)
+        return node, info if isinstance(node.op, (ast.USub, ast.UAdd)) else None
+
+    def _BinOp(self, node):
+        node.left, a = self.expr(node.left)
+        node.right, b = self.expr(node.right)
+        if a is None or b is None:
+            return node, None
+        if isinstance(node.op, ast.MatMult):
+            return node, (_matmul(a[0], b[0]), a[1] and b[1])
+        node.left, node.right = self._unexpanded(node.left, b), self._unexpanded(node.right, a)
+        return node, (_broadcast(a[0], b[0]), a[1] and b[1])
+
+    def _Compare(self, node):
+        node.left, a = self.expr(node.left)
+        if len(node.comparators) != 1:
+            node.comparators = [self.expr(c)[0] for c in node.comparators]
+            return node, None
+        node.comparators[0], b = self.expr(node.comparators[0])
+        if a is None or b is None:
+            return node, None
+        node.left = self._unexpanded(node.left, b)
+        node.comparators[0] = self._unexpanded(node.comparators[0], a)
+        return node, (_broadcast(a[0], b[0]), True)
+
+    def _IfExp(self, node):
+        node.test, _ = self.expr(node.test)
+        node.body, a = self.expr(node.body)
+        node.orelse, b = self.expr(node.orelse)
+        return node, a if a is not None and a == b else None
+
+    def _Attribute(self, node):
+        node.value, info = self.expr(node.value)
+        if node.attr == "T" and info is not None and info[0] is not None and len(info[0]) <= 2:
+            return node, (info[0][::-1], info[1])
+        return node, None
+
+    def _Call(self, node):
+        node.args = [self.expr(a)[0] for a in node.args]
+        for k in node.keywords:
+            k.value, _ = self.expr(k.value)
+        infos = [self.info(a) for a in node.args]
+        fn = self.resolve(node.func)
+        try:
+            hash(fn)
+        except TypeError:
+            return node, None
+        kw = {k.arg: k.value for k in node.keywords}
+        if None in kw or any(isinstance(a, ast.Starred) for a in node.args):
+            return node, None
+        if fn is unbroadcast and len(infos) == 2 and not kw:
+            return self._unbroadcast(node, *infos)
+        if fn is expand_reduced and len(infos) >= 2:     # x's shape, whatever g is (the seed)
+            g, x = infos[:2]
+            return node, (x[0], g is not None and g[1]) if x is not None else None
+        if fn in (matmul_vjp_a, matmul_vjp_b) and len(infos) == 4 and not kw:
+            return self._matmul_vjp(node, fn, infos)
+        if None in infos:
+            return node, None
+        real = all(i[1] for i in infos)
+        if isinstance(fn, np.ufunc) and len(infos) == fn.nin and fn.nout == 1 and not kw:
+            return node, (_broadcast(*[i[0] for i in infos]), real)
+        if fn in _REDUCTIONS and len(infos) in (1, 2) and set(kw) <= {"axis", "keepdims"}:
+            axis = node.args[1] if len(infos) == 2 else kw.get("axis", ast.Constant(None))
+            return node, (_reduced(infos[0][0], _const(axis), _const(kw.get("keepdims", ast.Constant(False)))),
+                          real)
+        if fn in _LIKE and len(infos) == 1 and not kw:
+            return node, infos[0]
+        if fn is np.where and len(infos) == 3 and not kw:
+            return node, (_broadcast(*[i[0] for i in infos]), infos[1][1] and infos[2][1])
+        if getattr(fn, "__module__", None) == "math" and not kw:
+            return node, ((), True)
+        return node, None
+
+    def _unbroadcast(self, node, g, x):
+        info = (x[0], x[1] or (g is not None and g[1])) if x is not None else None
+        if g is None or x is None or g[0] is None or x[0] is None or not (g[1] or not x[1]):
+            return node, info
+        gs, xs = g[0], x[0]
+        if gs == xs:
+            self.rewritten += 1
+            return node.args[0], g
+        lead = len(gs) - len(xs)
+        if lead < 0 or any(d is not e and e != 1 for d, e in zip(gs[lead:], xs)):
+            return node, info
+        ones = [lead + i for i, (d, e) in enumerate(zip(gs[lead:], xs)) if d is not e]   # x's axis is 1
+        if lead and ones:
+            return node, info
+        axes = list(range(lead)) or ones        # the leading axes, or x's ones (kept)
+        axis = ast.Constant(axes[0]) if len(axes) == 1 else ast.Tuple([ast.Constant(a) for a in axes], ast.Load())
+        keywords = [ast.keyword("axis", axis)] + ([ast.keyword("keepdims", ast.Constant(True))] if ones else [])
+        self.rewritten += 1
+        return ast.copy_location(ast.Call(self.ref(np, "np", "sum"), [node.args[0]], keywords), node), info
+
+    def _matmul_vjp(self, node, fn, infos):
+        g, _, a, b = infos
+        target = a if fn is matmul_vjp_a else b
+        if None in (g, a, b) or target[0] is None:
+            return node, None
+        real = g[1] and a[1] and b[1]
+        if g[0] is not None and len(g[0]) == 2 and len(a[0] or ()) == 2 and len(b[0] or ()) == 2 \
+                and (real or not target[1]):
+            ga, _, aa, ba = node.args
+            self.rewritten += 1
+            if fn is matmul_vjp_a:
+                new = ast.BinOp(ga, ast.MatMult(), ast.Attribute(ba, "T", ast.Load()))
+            else:
+                new = ast.BinOp(ast.Attribute(aa, "T", ast.Load()), ast.MatMult(), ga)
+            return ast.copy_location(new, node), (target[0], target[1] or real)
+        return node, (target[0], target[1] or real)
+
+    def _unexpanded(self, operand, other):
+        """``expand_reduced(g, x, ...)`` as an operand whose partner has x's shape: ``g``; so too
+        a name bound to one and read only here (its assignment is then dead code)."""
+        call = operand
+        if isinstance(operand, ast.Name) and operand.id in self.pending:
+            call = self.pending[operand.id]
+        elif not (isinstance(operand, ast.Call) and len(operand.args) >= 2
+                  and self.resolve(operand.func) is expand_reduced):
+            return operand
+        g, x = self.info(call.args[0]), self.info(call.args[1])
+        if g is None or x is None or other is None or x[0] is None or g[0] is None or other[0] != x[0]:
+            return operand
+        if len(g[0]) > len(x[0]) or any(d != 1 and d is not e for d, e in zip(g[0][::-1], x[0][::-1])):
+            return operand
+        self.rewritten += 1
+        if call is operand:
+            return operand.args[0]
+        del self.pending[operand.id]
+        return ast.copy_location(copy_ast(call.args[0]), operand)
+
+
+def specialise(fn, ctx, arrays, before=()):
+    """Rewrite the top-level statements of FunctionDef ``fn`` (in place) with what the ndim of
+    parameters ``arrays`` (``name -> (ndim, real, python_float)``) proves; returns how many calls went.
+    ``before``: statements that ran before ``fn``'s body (a split pair's backward reads the
+    forward's values), read first for their shapes."""
+    loads = {}
+    for n in walk(fn):
+        if n.__class__ is ast.Name and n.ctx.__class__ is ast.Load:
+            loads[n.id] = loads.get(n.id, 0) + 1
+    shapes = _Shapes(ctx, arrays, loads)
+    for s in list(before) + fn.body:
+        shapes.statement(s)
+    return shapes.rewritten
