@@ -16,7 +16,7 @@ forward mode) or a ``TranspileError``: a wrong number or any other exception fai
 import linecache
 
 import numpy as np
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from tests.fd import numeric_grad
 from transpiler import TranspileError, differentiate
@@ -61,10 +61,17 @@ class _Seq:
         self.n, self.kind = n, kind
 
 
+CLOSURE_KINDS = ["closure", "closure_set", "closure_iadd", "closure_dict"]
+
+
 @st.composite
-def programs(draw):
+def programs(draw, closures=False):
+    """A program; with ``closures``, one that starts with a list, a dict and an array and whose
+    steps are mostly nested functions changing them and lists of arrays changed by `+=` (so a
+    small sample still exercises both)."""
     lines, scalars, seqs = [], ["a"], {}      # seqs: name -> _Seq (aliases share one)
     nested = {}                               # name -> [_Seq, _Seq]: a list of two lists
+    dicts = []                                # dicts with keys "p" (a scalar) and "q" (a list of two)
 
     def s():
         return draw(st.sampled_from(scalars))
@@ -75,16 +82,29 @@ def programs(draw):
     def new(prefix):
         return f"{prefix}{len(lines)}"
 
-    for _ in range(draw(st.integers(2, 9))):
+    if closures:
+        lines += [f"l0 = [{scalar_expr()}, {scalar_expr()}]", f'd1 = {{"p": {scalar_expr()}, "q": [a, 1.0]}}',
+                  f"x2 = np.array([{scalar_expr()}, {scalar_expr()}, a])"]
+        seqs["l0"], seqs["x2"] = _Seq(2), _Seq(3, "array")
+        dicts.append("d1")
+    steps = draw(st.integers(2, 9))
+    for step in range(steps):
         kinds = ["scalar", "list", "tuples", "dict", "array", "nested"]
         if seqs:
             kinds += ["alias", "setitem", "iadd", "append", "pop", "loop_read", "loop_write", "call_put",
-                      "call_push", "call_pure", "call_take", "closure", "read", "sort"]
+                      "call_push", "call_pure", "call_take", "closure", "read", "sort", "closure_set",
+                      "closure_iadd"]
         if nested:
             kinds += ["inner_append", "inner_alias", "inner_alias"]
         if len(seqs) > 1:
             kinds += ["alias", "setitem", "append"]          # more writes through second names
-        kind = draw(st.sampled_from(kinds))
+        if any(v.kind == "array" for v in seqs.values()):
+            kinds += ["array_list", "array_list"]
+        if dicts:
+            kinds += ["closure_dict"]
+        if closures:
+            kinds = CLOSURE_KINDS * 3 + kinds
+        kind = "array_list" if closures and step == 0 else draw(st.sampled_from(kinds))
         lists = sorted(k for k, v in seqs.items() if v.kind == "list")
         arrays = sorted(k for k, v in seqs.items() if v.kind == "array")
         if kind == "scalar":
@@ -105,6 +125,7 @@ def programs(draw):
             lines += [f'{v} = {{"p": {scalar_expr()}, "q": [{scalar_expr()}, {scalar_expr()}]}}',
                       f'{acc} = {v}["p"] * {v}["q"][1] + {v}["q"][0]']
             scalars.append(acc)
+            dicts.append(v)
         elif kind == "array":
             v = new("x")
             lines.append(f"{v} = np.array([{', '.join(scalar_expr() for _ in range(3))}])")
@@ -179,6 +200,32 @@ def programs(draw):
             v, fn = draw(st.sampled_from(lists)), new("add")
             lines += [f"def {fn}(u):", f"    {v}.append(u * {s()})", f"{fn}({scalar_expr()})"]
             seqs[v].n += 1
+        elif kind in ("closure_set", "closure_iadd"):
+            v, fn = draw(st.sampled_from(sorted(seqs))), new("put")
+            if seqs[v].n == 0:
+                continue
+            # indices from 0: `l[-1] = v` then `l.append(w)` is a known wrong reverse gradient (setitem's
+            # VJP counts -1 from the end of the longer list; reported, not fixed in this change)
+            i = draw(st.integers(0, seqs[v].n - 1))
+            op = "=" if kind == "closure_set" else "+="
+            arg = draw(st.sampled_from(["u * a", "u", "np.sin(u)"]))
+            lines += [f"def {fn}(u):", f"    {v}[{i}] {op} {arg}", f"{fn}({scalar_expr()})"]
+        elif kind == "closure_dict" and dicts:
+            d, fn = draw(st.sampled_from(dicts)), new("upd")
+            key = draw(st.sampled_from(['"p"', '"r"']))
+            lines += [f"def {fn}(u):", f"    {d}[{key}] = u * {s()}", f"{fn}({scalar_expr()})",
+                      f'{new("s")} = {d}["p"] * {d}["q"][0]']
+            scalars.append(lines[-1].split(" =")[0])
+        elif kind == "array_list":
+            # a list of arrays: one item may be an array other names see (`[x, x * 2.0]`)
+            x, v = draw(st.sampled_from(sorted(k for k, q in seqs.items() if q.kind == "array"))), new("L")
+            first = draw(st.sampled_from([x, f"{x} * 1.0"]))
+            lines.append(f"{v} = [{first}, {x} * {s()}]")
+            j = draw(st.integers(0, 1))
+            lines.append(f"{v}[{j}] {draw(st.sampled_from(['+=', '*=', '=']))} {x} * {s()}")
+            w = new("s")
+            lines.append(f"{w} = np.sum({v}[0]) + np.sum({v}[1] * {s()})")
+            scalars.append(w)
         elif kind == "read":
             v, w = draw(st.sampled_from(sorted(seqs))), new("s")
             if seqs[v].n == 0:
@@ -228,6 +275,19 @@ def outcome(fn, a, mode):
 
 @given(programs())
 def test_random_aliasing_program(program):
+    check_program(program)
+
+
+@settings(max_examples=max(20, settings().max_examples // 2))
+@given(programs(closures=True))
+def test_random_closure_program(program):
+    """Nested functions writing the enclosing list and dict, and `L[i] += ...` on lists holding
+    arrays, in most sampled programs: a change a closure makes that is not carried out to the outer
+    name, or an array changed in place through a list, shows in the CI profile too."""
+    check_program(program)
+
+
+def check_program(program):
     lines, a = program
     fn, source = build(lines)
     value = fn(a)                                   # the program runs in plain Python

@@ -49,6 +49,15 @@ class CallSites:
         if isinstance(func, ast.Attribute) and not self.static(func):
             effects.check_call(self, None, node)
             base = self.expr(func.value)
+            if func.attr == "copy" and not node.args and not node.keywords and isinstance(base, ast.Name) \
+                    and (base.id in self.lists or base.id in self.dicts):
+                # a list's or dict's own shallow copy (its items are shared), not np.copy into an array
+                item = self.ctx.namer.claim("item")
+                load, gen = ast.Name(item, ast.Load()), [ast.comprehension(ast.Name(item, ast.Store()), func.value,
+                                                                           [], 0)]
+                copied = ast.DictComp(load, ast.Subscript(func.value, load, ast.Load()), gen) \
+                    if base.id in self.dicts else ast.ListComp(load, gen)
+                return self.value(ast.fix_missing_locations(ast.copy_location(copied, node)))
             args = [self.argument(a) for a in node.args]
             keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
             meth = func.attr

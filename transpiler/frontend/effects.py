@@ -11,6 +11,16 @@ whole callee:
 * a user function that changes what it is given (``lst[0] = v``, ``lst.append(v)``,
   ``obj.w = v``, ``np.add(x, 1, out=x)``, or passing it on to such a function): calling it
   with a local value is refused, since adjoin would not see the change.
+* numpy functions that write into an argument (``np.copyto``, ``np.put``, ``np.add.at``, an
+  ``out`` passed by position...): refused.
+* mutating methods inside an expression (``z = l.append(v)``, a lambda's body), module-level
+  containers changed by a bound method (``G.append(v)``) or by a callee: refused.
+* ``l[i] += v`` and ``x += v`` whose object may be seen elsewhere: Python changes an array
+  (or list, dict) in place there, while adjoin makes a new value.  Whether the object is
+  mutable is known only when the code runs, so ``in_place_guard`` emits a check that raises
+  the located TranspileError then (floats, which ``+=`` rebinds, pass); so does
+  ``row_view_guard`` before a write into a 2-d array a row of which was read (a view).
+  aliasing.py removes every check the whole function shows to be unnecessary.
 """
 
 import ast
@@ -18,7 +28,9 @@ import inspect
 import textwrap
 import types
 
-__all__ = ["check_call", "check_inner_method", "mutated_parameters", "MUTATING"]
+import numpy as np
+
+__all__ = ["check_call", "check_inner_method", "mutated_parameters", "in_place_guard", "row_view_guard", "MUTATING"]
 
 # methods that change a list, dict, set or array in place
 MUTATING = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
@@ -26,6 +38,7 @@ MUTATING = {"append", "extend", "insert", "pop", "remove", "clear", "update", "s
             "discard", "setflags", "partition", "byteswap"}
 
 _CACHE = {}
+_OUTSIDE = "outside "      # marks a module global or enclosing variable a callee changes (not a parameter)
 
 
 def _root(node):
@@ -78,6 +91,7 @@ def _written_roots(fdef, resolve_call):
             callee = resolve_call(f)
             if callee is not None:
                 changed = mutated_parameters(callee)
+                out.update(c for c in changed if c.startswith(_OUTSIDE))     # module state, passed up
                 if changed:
                     params = _params(callee)
                     for i, a in enumerate(n.args):
@@ -90,6 +104,15 @@ def _written_roots(fdef, resolve_call):
                             r = _root(k.value)
                             if r:
                                 out.add(r)
+    return out
+
+
+def _local_names(code):
+    """Every local name of ``code`` and of the functions and lambdas defined in it."""
+    out = set(code.co_varnames) | set(code.co_cellvars)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            out |= _local_names(c)
     return out
 
 
@@ -123,10 +146,20 @@ def mutated_parameters(fn, _depth=0):
             return obj if isinstance(obj, types.FunctionType) else None
         return None
 
-    params = set(_params(fn))
-    changed = frozenset(p for p in _written_roots(fdef, resolve_call) if p in params)
+    params, local = set(_params(fn)), _local_names(fn.__code__)
+    changed = frozenset(p if p in params or p.startswith(_OUTSIDE) else _OUTSIDE + p
+                        for p in _written_roots(fdef, resolve_call) if p in params or p not in local)
     _CACHE[key] = changed
     return changed
+
+
+def _read_here(norm, name):
+    """Does the function read module-level ``name`` other than to change it (``G.append(v)``)?
+    A global only written (a log, a call counter) cannot change the gradient."""
+    changed = {id(n.func.value) for n in ast.walk(norm.parsed.node) if isinstance(n, ast.Call)
+               and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATING}
+    return any(isinstance(n, ast.Name) and n.id == name and id(n) not in changed
+               for n in ast.walk(norm.parsed.node))
 
 
 def check_call(norm, fn, node):
@@ -135,6 +168,34 @@ def check_call(norm, fn, node):
         if k.arg == "out" and not (isinstance(k.value, ast.Constant) and k.value.value is None):
             raise norm.error("`out=` writes the result into an existing array, which adjoin cannot follow",
                              k.value, "assign the result instead: `y = np.f(...)`")
+    if fn is None and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING \
+            and _root(node.func.value) in norm.version:
+        # a statement `l.append(v)` is structures.py's; here the call is part of an expression
+        # (`z = l.append(v)`, `y.sort()` in a lambda's body), whose change would be lost
+        raise norm.error(f"`{ast.unparse(node.func)}(...)` changes `{_root(node.func.value)}` in place inside an "
+                         "expression, which adjoin cannot follow", node,
+                         f"call it as a statement of its own (`{ast.unparse(node.func)}(v)` on its line)"
+                         if node.func.attr == "append" else
+                         "build a new value instead (`v = l[-1]; l = l[:-1]` for a pop, `y = np.sort(y)`)")
+    if fn is None and isinstance(node.func, ast.Attribute) and node.func.attr == "shuffle" and node.args:
+        why = "`.shuffle(x)` reorders its argument"          # rng.shuffle(x) of a local generator
+    else:
+        why = _writes_argument(fn, node) if fn is not None else None
+    if why:
+        raise norm.error(f"{why}, changing an array in place, which adjoin cannot follow", node,
+                         "compute a new array instead (np.where, np.concatenate, x.copy() then `x[i] = v`)")
+    owner = getattr(fn, "__self__", None)
+    if getattr(fn, "__name__", None) in MUTATING and isinstance(owner, (list, dict, set, np.ndarray)) \
+            and _read_here(norm, _root(node.func)):
+        raise norm.error(f"`{ast.unparse(node.func)}(...)` changes a module-level {type(owner).__name__} in "
+                         "place, which adjoin cannot follow", node,
+                         "keep the values in a local variable and return them")
+    outside = sorted(c[len(_OUTSIDE):] for c in mutated_parameters(fn)
+                     if c.startswith(_OUTSIDE) and _read_here(norm, c[len(_OUTSIDE):]))
+    if outside:
+        raise norm.error(f"{fn.__name__}() changes `{outside[0]}` in place, a module global or a variable of an "
+                         "enclosing function, and adjoin cannot follow a change made inside another function",
+                         node, f"make {fn.__name__}() return the new value instead")
     if fn is setattr or fn is delattr:
         raise norm.error(f"`{fn.__name__}` changes an attribute in place, which adjoin cannot follow", node,
                          "keep the value in a local variable")
@@ -166,3 +227,125 @@ def check_inner_method(norm, call):
                              "place, which adjoin cannot follow", call,
                              "build the inner list in its own variable, change that, then put it in place "
                              f"(`row = []; row.append(v); {r} = [.., row]`)")
+
+
+# --- numpy functions that write into an argument --------------------------------------------
+def _numpy_writers():
+    names = ("copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis")
+    out = {getattr(np, n) for n in names if hasattr(np, n)}
+    out.add(np.random.shuffle)
+    return out
+
+
+_NUMPY_WRITERS = _numpy_writers()
+
+
+def _writes_argument(fn, node):
+    """Why calling numpy's ``fn`` as in ``node`` writes into an argument, else None."""
+    try:
+        if fn in _NUMPY_WRITERS:
+            return f"np.{fn.__name__}() writes into its first argument"
+    except TypeError:           # an unhashable callable
+        return None
+    if getattr(fn, "__name__", None) == "at" and isinstance(getattr(fn, "__self__", None), np.ufunc):
+        return f"np.{fn.__self__.__name__}.at() writes into its first argument"
+    if getattr(fn, "__name__", None) in ("shuffle", "permuted") and isinstance(getattr(fn, "__self__", None),
+                                                                               np.random.Generator):
+        if fn.__name__ == "shuffle" or any(k.arg == "out" for k in node.keywords):
+            return f"Generator.{fn.__name__}() writes into its argument"
+    if isinstance(fn, np.ufunc):
+        if len(node.args) > fn.nin:
+            return f"the argument after np.{fn.__name__}'s {fn.nin} input(s) is its `out=` array"
+        return None
+    if (getattr(fn, "__module__", None) or "").startswith("numpy"):
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            return None
+        positional = []
+        for p in params:            # those an argument given by position can reach (not after *args)
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                break
+            positional.append(p.name)
+        if "out" in positional and positional.index("out") < len(node.args):
+            return f"np.{fn.__name__}()'s argument {positional.index('out') + 1} is its `out=` array"
+    return None
+
+
+# --- `x += v` on an object that may be seen elsewhere: checked when the code runs ----------
+_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+           ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+           ast.LShift: "<<", ast.RShift: ">>"}
+_IN_PLACE = {ast.Add: "__iadd__", ast.Sub: "__isub__", ast.Mult: "__imul__", ast.Div: "__itruediv__",
+             ast.FloorDiv: "__ifloordiv__", ast.Mod: "__imod__", ast.Pow: "__ipow__",
+             ast.MatMult: "__imatmul__", ast.BitAnd: "__iand__", ast.BitOr: "__ior__",
+             ast.BitXor: "__ixor__", ast.LShift: "__ilshift__", ast.RShift: "__irshift__"}
+
+
+class RunCheck:
+    """Called by generated code where what Python would do depends on the type of a value, known
+    only when the code runs: raises the TranspileError built at the user's line when ``test``
+    finds the case adjoin does not model (``test`` returns what it found, else None)."""
+
+    def __init__(self, test, error):
+        self.test, self.error = test, error
+
+    def __call__(self, *values):
+        found = self.test(*values)
+        if found is not None:
+            raise self.error(found)
+
+    def __repr__(self):
+        return f"<adjoin run-time check: {self.test.__doc__}>"
+
+
+def _emit_check(norm, test, error, args, node, kind):
+    obj = RunCheck(test, error)
+    obj.kind = kind             # "item", "name" or "row": what aliasing.prune_checks may prove safe
+    name = "row_view_check" if kind == "row" else "in_place_check"
+    call = ast.copy_location(ast.Call(norm.ctx.ref(obj, name), list(args), []), node)
+    call._prim = obj
+    norm.emit(ast.Expr(call), node)
+
+
+def in_place_guard(norm, old, op, node, container=None, why="that object may also be reached from elsewhere "
+                   "(another name or container)"):
+    """Before ``old op= v`` becomes ``old op v``: a check that ``old`` is not an object ``op=``
+    changes in place (an array, list or dict; an item of an array is written back exactly)."""
+    method = _IN_PLACE.get(type(op))
+    if method is None:
+        return
+    text = ast.unparse(node).splitlines()[0]
+    target = ast.unparse(node.target)
+
+    def changed_in_place(value, holder=None):
+        """`x op= v` would change x in place"""
+        if isinstance(holder, np.ndarray) or not hasattr(type(value), method):
+            return None
+        return "array" if isinstance(value, np.ndarray) else type(value).__name__
+
+    def error(kind):
+        return norm.error(f"`{text}` changes {'an' if kind[0] in 'aeiou' else 'a'} {kind} in place, and {why}, "
+                          "which adjoin cannot follow (it makes a new value)", node,
+                          f"write a new value (`{target} = {target} {_SYMBOL[type(op)]} ...`), or take a copy first")
+
+    _emit_check(norm, changed_in_place, error, [old] + ([container] if container is not None else []), node,
+                "name" if container is None else "item")
+
+
+def row_view_guard(norm, array, user, node):
+    """Before a write into ``user`` after ``t = user[i]`` was read: on an array of two or more
+    dimensions, ``t`` is a view of a row, which the write would change in Python too."""
+
+    def row_views(value):
+        """a write into an array whose rows were read"""
+        if isinstance(value, np.ndarray) and value.ndim >= 2:
+            return f"{value.ndim}-d array"
+        return None
+
+    def error(kind):
+        return norm.error(f"`{user}` is a {kind} and a row of it was read before (`r = {user}[i]`): that row "
+                          f"is a view, so this write would change it too, which adjoin cannot follow", node,
+                          f"read a copy of the row (`r = {user}[i].copy()`), or index both at once (`{user}[i, j]`)")
+
+    _emit_check(norm, row_views, error, [array], node, "row")

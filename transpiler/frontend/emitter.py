@@ -9,7 +9,7 @@ import ast
 
 import numpy as np
 
-from runtime.rules.containers import setitem
+from runtime.rules.containers import append_at, setitem
 
 from ..core.errors import Unresolved
 from . import stacks
@@ -18,18 +18,32 @@ from . import structures
 __all__ = ["Emitter", "is_atom"]
 
 _VIEWS = {np.reshape, np.transpose, np.ravel, np.squeeze, np.expand_dims, np.swapaxes, np.moveaxis,
-          np.broadcast_to, np.flip, np.asarray, np.diagonal, np.atleast_1d, np.atleast_2d}
+          np.broadcast_to, np.flip, np.asarray, np.diagonal, np.atleast_1d, np.atleast_2d, np.atleast_3d,
+          np.real, np.imag, np.asanyarray, np.ascontiguousarray, np.asfortranarray, np.require, np.rollaxis,
+          np.fliplr, np.flipud, np.rot90, np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit,
+          np.broadcast_arrays, np.lib.stride_tricks.as_strided, getattr}
+_VIEWS |= {getattr(np, n) for n in ("matrix_transpose", "permute_dims", "unstack") if hasattr(np, n)}
+
+_COPIES = {np.array} | ({np.astype} if hasattr(np, "astype") else set())
 
 
 def _view_base(value):
     """The local name whose array ``value`` may share (a copy, slice or view), else None."""
-    if isinstance(value, ast.Name) and not getattr(value, "_static", False):
+    if isinstance(value, ast.Name) and not getattr(value, "_static", False) and not getattr(value, "_fresh", False):
         return value.id
     if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
         return value.value.id
     if isinstance(value, ast.Call) and getattr(value, "_prim", None) in _VIEWS and value.args \
             and isinstance(value.args[0], ast.Name):
         return value.args[0].id
+    if isinstance(value, ast.Call) and getattr(value, "_prim", 0) in _COPIES and value.args \
+            and isinstance(value.args[0], ast.Name) and any(k.arg == "copy" for k in value.keywords):
+        return value.args[0].id      # np.array(x, copy=False), x.astype(t, copy=False) may be x itself
+    if isinstance(value, ast.Call) and getattr(value, "_method", None) and isinstance(value.func, ast.Attribute) \
+            and isinstance(value.func.value, ast.Name):
+        return value.func.value.id   # x.view(), x.getfield(...): any method may return a view or x itself
+    if getattr(value, "_attr", None) and isinstance(value.value, ast.Name):
+        return value.value.id        # x.real, x.imag, x.flat, o.items: a view, or an object o holds
     return None   # evaluated as-is; never differentiable
 
 
@@ -64,6 +78,7 @@ class Emitter:
         self.first_stored = set()
         self.kinds = {}          # SSA name -> ast.Tuple or ast.List (tuple-literal variables)
         self.dicts = set()       # SSA names known to hold a dict
+        self.lists = set()       # SSA names known to hold a list
         self.shared = set()      # SSA names whose array another name may share (copies, views)
         self.stack_methods = {}  # SSA name -> ("push" | "pop", stack): a generated gradient's stacks
         self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
@@ -112,8 +127,15 @@ class Emitter:
                 and isinstance(value.args[0], ast.Name) and value.args[0].id in self.dicts \
                 or isinstance(value, ast.Name) and value.id in self.dicts:
             self.dicts.add(name)         # built as a dict here: `for k in d` iterates its keys
+        if isinstance(value, ast.List) or isinstance(value, ast.Call) and getattr(value, "_prim", None) in (
+                setitem, append_at) and isinstance(value.args[0], ast.Name) and value.args[0].id in self.lists \
+                or isinstance(value, ast.Name) and value.id in self.lists:
+            self.lists.add(name)         # a list: `.copy()` copies the list, not into an array
         if getattr(value, "_element", False):
             self.shared.add(name)        # r = grid[0]: r is the inner list of grid, not a copy
+        if isinstance(value, ast.Call) and getattr(value, "_prim", None) in (setitem, append_at) \
+                and isinstance(value.args[2], ast.Name) and not getattr(value.args[2], "_static", False):
+            self.shared.add(value.args[2].id)   # {"a": l}: the dict holds l itself
         if isinstance(value, (ast.Tuple, ast.List)):
             # an element of a tuple or list literal is that very object: a later write into it
             # (x[0] = ...) would show through the container too

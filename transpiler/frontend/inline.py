@@ -266,8 +266,10 @@ def _inline(norm, node, local, name, prefix=()):
             if isinstance(atom, (ast.Tuple, ast.List)):
                 norm.tuples[stored] = list(atom.elts)
                 norm.kinds[stored] = type(atom)
+                if isinstance(atom, ast.List):
+                    norm.shared.add(stored)     # the caller's list itself: a write here would show there
         if isinstance(local.node, ast.Lambda):
-            result = norm.expand(norm.expr(local.node.body))
+            result = _returned(norm, norm.expr(local.node.body))
         else:
             result = _body(norm, local.node, Restructure)
         inner = norm.version
@@ -288,6 +290,14 @@ def _inline(norm, node, local, name, prefix=()):
                                  node, f"return the new value of `{user}` instead")
             norm.version[user] = ver
     return result
+
+
+def _returned(norm, atom):
+    """A returned atom: a tuple variable as its elements, but a list stays the one list object
+    (``m = get()`` returning the outer ``l`` is a second name for it, not a copy)."""
+    if isinstance(atom, ast.Name) and norm.kinds.get(atom.id) is ast.List:
+        return atom
+    return norm.expand(atom)
 
 
 def own_names(node):
@@ -349,8 +359,8 @@ def _body(norm, fdef, restructure):
                 if made is not None:
                     return made          # a factory's lambda or inner def (made_function)
                 if isinstance(stmt.value, ast.Tuple):
-                    return ast.Tuple([norm.expand(norm.expr(e)) for e in stmt.value.elts], ast.Load())
-                return norm.expand(norm.expr(stmt.value))
+                    return ast.Tuple([_returned(norm, norm.expr(e)) for e in stmt.value.elts], ast.Load())
+                return _returned(norm, norm.expr(stmt.value))
             norm.statement(stmt)
     finally:
         norm.src = saved_src

@@ -194,9 +194,26 @@ class Loops:
                                               ast.Subscript(load(name), load(k), ast.Load())), loc)])
         it = self.unreversed(it)
         name = self.ctx.namer.claim("seq")
-        return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
+        setup = [_assign(name, it, loc)]
+        if isinstance(it, ast.Name) and self.may_be_dict(it.id):
+            # `for k in d` walks a dict's keys; whether `d` (an argument...) is one is known when it runs
+            keys = _mk(ast.Call(load("list"), [load(it.id)], []), loc)
+            keys._keys_of = True
+            test = _mk(ast.Call(load("isinstance"), [load(it.id), load("dict")], []), loc)
+            setup = [_mk(ast.If(test, [_assign(name, keys, loc)], setup), loc)]
+        return (setup, _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                           ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def may_be_dict(self, user):
+        """Could ``for k in user`` iterate a dict (its keys) rather than items by index?"""
+        current = self.version.get(user)
+        if current is None:         # a global or closure value: known now
+            try:
+                return isinstance(self.scope.lookup(user), dict)
+            except Exception:
+                return True
+        return current not in self.tuples
 
     def unreversed(self, node):
         """``reversed(seq)`` as ``seq[::-1]``: ranges, arrays and lists slice to something indexable."""

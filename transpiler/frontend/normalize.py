@@ -25,7 +25,7 @@ import ast
 import copy
 
 from . import stacks
-from . import everyday, sugar
+from . import aliasing, everyday, sugar
 from .call_sites import ARRAY_METHODS, CallSites
 from .emitter import Emitter, is_atom
 from .expressions import Expressions
@@ -108,4 +108,4 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
 def normalize(ctx):
     """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef
     (``tf.*`` calls already written as the numpy primitives they are: tfcalls.py)."""
-    return rewrite_tf_calls(Normalizer(ctx).run(), ctx)
+    return rewrite_tf_calls(aliasing.prune_checks(Normalizer(ctx).run()), ctx)

@@ -6,6 +6,7 @@ Loops are loops.py's, nested ``def`` inline.py's, writes into containers structu
 
 import ast
 
+from . import effects
 from . import inline
 from . import objects
 from . import structures
@@ -100,6 +101,10 @@ class Statements:
                                  "adjoin treats it as a new value", s,
                                  f"write `{s.target.id} = {s.target.id} {_OPS.get(type(s.op), '?')} ...` "
                                  "(or take a .copy() first) so both meanings agree")
+            if current is not None:     # kept only where x may be an argument's object (aliasing.py)
+                effects.in_place_guard(self, ast.Name(current, ast.Load()), s.op, s,
+                                       why=f"`{s.target.id}` may be an argument (whose caller would see the "
+                                       "change) or an object reached from elsewhere")
             load = ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target)
             self.bind(s.target, ast.copy_location(ast.BinOp(load, s.op, s.value), s))
             return

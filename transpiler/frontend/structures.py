@@ -22,6 +22,7 @@ import copy
 
 from runtime.rules.containers import append_at, keys_of, setitem
 
+from . import effects
 from . import sugar
 from .container_edits import insert_at_, insert_position_, pop_at_, pop_key_, pop_position_
 from ..backend.templates import as_value
@@ -92,8 +93,12 @@ def _write(norm, user, current, index, value, loc):
         raise norm.error(f"putting a list or tuple into `{user}` by index is not supported", loc,
                          f"build `{user}` with the inner list in place, or use a dict")
     idx = _index_atom(norm, index, loc)
+    if current in norm.read_into:        # t = x[i] earlier: a view of a row when x is 2-d
+        effects.row_view_guard(norm, ast.Name(current, ast.Load()), user, loc)
     new = norm.store(user)
     norm.assign(new, _call(norm, setitem, "setitem", [ast.Name(current, ast.Load()), idx, value], loc), loc)
+    if current in norm.read_into:
+        norm.read_into.add(new)          # the same array: its rows read before still see it
     _stored(norm, value)
 
 
@@ -125,6 +130,7 @@ def augmented_item(norm, s):
     index = norm.index(target.slice)
     old = norm.temp(ast.copy_location(ast.Subscript(ast.Name(current, ast.Load()), copy.deepcopy(index),
                                                     ast.Load()), target), target)
+    effects.in_place_guard(norm, old, s.op, s, ast.Name(current, ast.Load()))
     value = norm.expr(s.value)
     new_value = norm.temp(ast.copy_location(ast.BinOp(old, s.op, value), s), s)
     _write(norm, user, current, index, new_value, target)
@@ -217,7 +223,9 @@ def starred_unpack(norm, target, atom):
 def _loop_into(norm, node, kind, prefix):
     result = norm.ctx.namer.claim(prefix)
     norm.block(sugar.comprehension_loop(node, norm.ctx.namer, result, kind))
-    return ast.Name(norm.version[result], ast.Load())
+    out = ast.Name(norm.version[result], ast.Load())
+    out._fresh = True           # a new list no user name holds: `m = [...]` is not a second name for it
+    return out
 
 
 def comprehension(norm, node):
