@@ -18,6 +18,7 @@ import numpy as np
 
 from runtime.rules import registry
 
+from ..core.astutil import variable_names
 from ..core.callables import user_function
 from ..core.ir import push_parts, walk_assigns, walk_pushes
 
@@ -75,14 +76,7 @@ class Op:
         return out
 
 
-def _names(node):
-    if node is None:
-        return []
-    if isinstance(node, ast.Name) and not getattr(node, "_static", False):
-        return [node.id]
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return [n for e in node.elts for n in _names(e)]
-    return []
+_names = variable_names      # (None, a constant or a call: no names)
 
 
 def _all_names(node):

@@ -10,7 +10,7 @@ are shared too: Python's own parser shares them.
 
 import ast
 
-__all__ = ["copy_ast", "walk", "fix_locations"]
+__all__ = ["copy_ast", "walk", "fix_locations", "variable_names"]
 
 
 def copy_ast(node, _AST=ast.AST, _list=list):
@@ -86,3 +86,13 @@ def fix_locations(node):
             elif isinstance(v, ast.AST):
                 push((v, lineno, col, end_lineno, end_col))
     return node
+
+
+def variable_names(node):
+    """The local names ``node`` reads: a name, or the names in a (nested) tuple or list literal;
+    names the front end marked static (modules, constants) are not variables."""
+    if isinstance(node, ast.Name) and not getattr(node, "_static", False):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for e in node.elts for n in variable_names(e)]
+    return []

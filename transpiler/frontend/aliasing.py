@@ -24,20 +24,13 @@ import numpy as np
 
 from runtime.rules.containers import append_at, keys_of, setitem
 
+from ..core.astutil import variable_names as _names
 from .emitter import _COPIES, _VIEWS
 
 __all__ = ["prune_checks"]
 
 _PURE = {float, int, abs, pow, round, len, builtins.sum, isinstance, keys_of}   # results are new values
 _READ_ONLY = {len, keys_of, isinstance}
-
-
-def _names(node):
-    if isinstance(node, ast.Name) and not getattr(node, "_static", False):
-        return [node.id]
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return [n for e in node.elts for n in _names(e)]
-    return []
 
 
 def _is_check(call):

@@ -26,6 +26,7 @@ from . import calls
 from . import stacks
 from ..backend import templates
 from ..core.ir import comment
+from ..core.astutil import variable_names as _names
 from .reverse import Reverse
 
 __all__ = ["forward", "Forward"]
@@ -240,14 +241,6 @@ def _sum_terms(terms):
     for t in terms[1:]:
         total = ast.BinOp(total, ast.Add(), t)
     return total
-
-
-def _names(node):
-    if isinstance(node, ast.Name) and not getattr(node, "_static", False):
-        return [node.id]
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return [n for e in node.elts for n in _names(e)]
-    return []
 
 
 def forward(ctx, core, info, wrt, name, tangent_only=False):
