@@ -1,11 +1,15 @@
-"""``tf.*`` calls in a function being differentiated: written as the numpy primitive they are.
+"""``tf.*`` calls in a function being differentiated: written as the numpy code they are.
 
 Generated code is numpy code, and a ``runtime`` op called on numpy arrays returns a Tensor,
-so ``tf.reduce_sum(x, axis=1)`` cannot stay as it is.  The rule set declares which ``tf``
-functions are a primitive under another name (``runtime/aliases.py``); this pass, run right
-after normalization, rewrites each such call into the primitive's call (``np.sum(x,
-axis=1)``), so the rest of the pipeline sees only primitives.  Any other ``runtime`` function
-is rejected with a TranspileError that says what to write instead.
+so ``tf.reduce_sum(x, axis=1)`` cannot stay as it is.  This pass, run right after
+normalization, rewrites each ``tf`` call in one of three ways:
+
+* a primitive under another name (declared in ``runtime/aliases.py``, or in ``_ALIASES`` here):
+  the primitive's call, ``np.sum(x, axis=1)``;
+* a composition (``tf.math.rsqrt``, ``tf.matmul(..., transpose_a=...)``, ``tf.nn.conv2d``,
+  ``tf.shape``, ...): a call of its numpy twin in tfops.py / tfnn.py, which the transpiler
+  differentiates as it does a user function;
+* anything else: a TranspileError at the call saying what to write instead.
 """
 
 import ast
@@ -13,38 +17,131 @@ import inspect
 
 import numpy as np
 
-from runtime.rules.registry import alias_for, lookup
+import runtime
+from runtime import array_extra, convolution, linalg, math_extra, math_ops as m, math_special, nn
+from runtime.rules import nn as nnrules, special
+from runtime.rules.registry import Alias, alias_for, lookup
 
-__all__ = ["rewrite_tf_calls"]
+from . import tfnn, tfops
+
+__all__ = ["rewrite_tf_calls", "replacement_of"]
+
+
+def _alias_table():
+    """``tf`` functions that are one primitive, beyond runtime/aliases.py's (the primitive must have a rule)."""
+    table = {}
+
+    def alias(fn, canonical, positional, keywords=()):
+        assert lookup(canonical) is not None, canonical
+        table[fn] = Alias(fn, canonical, positional, dict(keywords))
+
+    for fn, np_fn in ((m.equal, np.equal), (m.not_equal, np.not_equal), (m.less, np.less),
+                      (m.less_equal, np.less_equal), (m.greater, np.greater),
+                      (m.greater_equal, np.greater_equal), (m.logical_and, np.logical_and),
+                      (m.logical_or, np.logical_or), (m.logical_xor, np.logical_xor),
+                      (m.floordiv, np.floor_divide), (m.floormod, np.mod)):
+        alias(fn, np_fn, ("x", "y"))
+    for fn, np_fn in ((m.logical_not, np.logical_not), (m.is_nan, np.isnan), (m.is_inf, np.isinf),
+                      (m.is_finite, np.isfinite), (math_special.lgamma, special.lgamma),
+                      (math_special.digamma, special.digamma), (math_special.bessel_i0, np.i0),
+                      (math_special.bessel_i1, special.i1), (math_special.conj, np.conjugate),
+                      (nn.relu6, nnrules.relu6)):
+        alias(fn, np_fn, _params(fn)[:1])
+    alias(math_special.real, np.real, ("input",))
+    alias(math_special.imag, np.imag, ("input",))
+    alias(math_special.polygamma, special.polygamma, ("a", "x"))
+    for fn, np_fn in ((m.reduce_any, np.any), (m.reduce_all, np.all)):
+        alias(fn, np_fn, ("input_tensor",), {"axis": "axis", "keepdims": "keepdims"})
+    alias(m.tile, np.tile, ("input", "multiples"))
+    alias(m.broadcast_to, np.broadcast_to, ("input", "shape"))
+    alias(m.tensordot, np.tensordot, ("a", "b", "axes"))
+    alias(m.einsum, np.einsum, ("equation", "inputs"))
+    alias(m.add_n, np.sum, ("inputs",))          # with axis=0: _CONSTANT_KEYWORDS
+    return table
+
+
+def _params(fn):
+    return [p for p in inspect.signature(fn).parameters if p != "name"]
+
+
+def _replacement_table():
+    """``tf`` function -> its numpy twin (a callee) or constant-valued helper (tfops.py, tfnn.py)."""
+    t, n = tfops, tfnn
+    return {
+        m.shape: t.shape_, m.size: t.size_, m.rank: t.rank_, m.constant: t.constant_, runtime.constant: t.constant_,
+        m.zeros_like: t.zeros_like_, m.ones_like: t.ones_like_, m.zeros: t.zeros_, m.ones: t.ones_, m.eye: t.eye_,
+        m.argmax: t.argmax_, m.argmin: t.argmin_,
+        m.matmul: t.matmul, m.matvec: t.matvec, m.rsqrt: t.rsqrt, m.squared_difference: t.squared_difference,
+        m.cast: t.cast, m.convert_to_tensor: t.convert_to_tensor, runtime.convert_to_tensor: t.convert_to_tensor,
+        m.gather: t.gather, m.where: t.where, m.reduce_variance: t.reduce_variance,
+        m.reduce_std: t.reduce_std, m.reduce_euclidean_norm: t.reduce_euclidean_norm, m.cumsum: t.cumsum,
+        math_extra.cumprod: t.cumprod, m.reverse: t.reverse, math_extra.scalar_mul: t.scalar_mul, m.pad: t.pad,
+        m.log_sigmoid: t.log_sigmoid, m.softsign: t.softsign, m.xlogy: t.xlogy, math_special.xdivy: t.xdivy,
+        m.divide_no_nan: t.divide_no_nan, math_special.reciprocal_no_nan: t.reciprocal_no_nan,
+        math_special.bessel_i0e: t.bessel_i0e, math_special.bessel_i1e: t.bessel_i1e,
+        linalg.solve: t.solve, linalg.inv: t.inv, linalg.trace: t.trace, linalg.diag_part: t.diag_part,
+        linalg.diag: t.diag, linalg.matrix_transpose: t.matrix_transpose, linalg.logdet: t.logdet,
+        m.norm: t.norm, m.l2_normalize: t.l2_normalize,
+        convolution.conv2d: n.conv2d, convolution.max_pool2d: n.max_pool2d, convolution.max_pool: n.max_pool,
+        convolution.avg_pool2d: n.avg_pool2d, convolution.avg_pool: n.avg_pool,
+        nn.softmax: n.softmax, nn.log_softmax: n.log_softmax, nn.leaky_relu: n.leaky_relu, nn.elu: n.elu,
+        nn.selu: n.selu, nn.gelu: n.gelu, nn.silu: n.silu, nn.l2_loss: n.l2_loss, nn.bias_add: n.bias_add,
+        nn.moments: n.moments, nn.batch_normalization: n.batch_normalization,
+        nn.sigmoid_cross_entropy_with_logits: n.sigmoid_cross_entropy_with_logits,
+        nn.softmax_cross_entropy_with_logits: n.softmax_cross_entropy_with_logits,
+        nn.sparse_softmax_cross_entropy_with_logits: n.sparse_softmax_cross_entropy_with_logits,
+        nn.embedding_lookup: n.embedding_lookup,
+    }
+
+
+_ALIASES = _alias_table()
+_CONSTANT_KEYWORDS = {m.add_n: {"axis": 0}}
+"""Keywords an alias adds: ``tf.add_n([a, b])`` is ``np.sum([a, b], axis=0)``."""
+_REPLACEMENTS = _replacement_table()
 
 _HINTS = {
-    "constant": "use a Python number or np.asarray(value, dtype=np.float64)",
-    "convert_to_tensor": "use np.asarray(value)",
-    "gather": "index the array instead: x[i] or np.take(x, i, axis=...)",
-    "where": "use np.where(condition, x, y)",
-    "squared_difference": "write (x - y) ** 2",
-    "rsqrt": "write 1.0 / np.sqrt(x)",
-    "reduce_variance": "use np.var(x, axis=...)",
-    "reduce_std": "use np.std(x, axis=...)",
-    "add_n": "add the terms with +",
-    "tensordot": "use np.tensordot(a, b, axes)",
-    "zeros_like": "use np.zeros_like(x)",
-    "ones_like": "use np.ones_like(x)",
-    "cast": "use x.astype(np.float64)",
+    "dropout": "random masks are not differentiated code: draw the mask outside (or with np.random) and "
+               "multiply by it, x * mask / (1 - rate)",
+    "unstack": "index the array instead: x[0], x[1], ... or list(x)",
+    "split": "use np.split(x, n, axis=...)",
+    "sort": "use np.sort(x, axis=...)",
+    "argsort": "use np.argsort(x, axis=...)",
+    "top_k": "use np.sort or np.argsort and slice",
+    "gather_nd": "index the array instead: x[tuple(np.moveaxis(indices, -1, 0))]",
+    "boolean_mask": "index the array with the mask instead: x[mask]",
+    "one_hot": "use np.eye(depth)[indices]",
+    "svd": "use np.linalg.svd(x, full_matrices=False)",
+    "qr": "use np.linalg.qr(x)",
+    "pinv": "use np.linalg.pinv(x)",
+    "clip_by_norm": "write the scaling with numpy: x * clip_norm / np.maximum(np.linalg.norm(x), clip_norm)",
+    "range": "use np.arange(start, limit, delta)",
+    "linspace": "use np.linspace(start, stop, num)",
+    "fill": "use value * np.ones(dims)",
 }
 
 
+def replacement_of(fn):
+    """The twin or helper a ``tf`` function is written as, else None (README tables, tests)."""
+    try:
+        return _REPLACEMENTS.get(fn)
+    except TypeError:
+        return None
+
+
 def rewrite_tf_calls(core, ctx):
-    """Rewrite aliased ``tf`` calls in ``core`` in place; reject other runtime functions."""
+    """Rewrite ``tf`` calls in ``core`` in place; reject the runtime functions not covered."""
     for node in ast.walk(core):
         if not isinstance(node, ast.Call):
             continue
         fn = getattr(node, "_prim", None)
         if fn is None:
             continue
-        spec = alias_for(fn)
-        if spec is not None:
+        spec = alias_for(fn) or _alias_of(fn)
+        twin = replacement_of(fn)
+        if spec is not None and (twin is None or _fits(node, spec)):
             _rewrite(node, spec, ctx)
+        elif twin is not None:
+            _call_twin(node, fn, twin, ctx)
         elif getattr(fn, "_custom_gradient_rule_of", None) is not None:
             name = fn._custom_gradient_rule_of.__qualname__
             raise ctx.error(
@@ -61,13 +158,61 @@ def rewrite_tf_calls(core, ctx):
     return core
 
 
-def _rewrite(call, spec, ctx):
-    """``tf.f(a, axis=1)`` -> ``np.g(a, axis=1)`` following the alias's parameter map."""
-    name = _public_name(spec.fn)
+def _alias_of(fn):
+    try:
+        return _ALIASES.get(fn)
+    except TypeError:
+        return None
+
+
+def _bind(call, fn, ctx):
+    name = _public_name(fn)
+    try:
+        return inspect.signature(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+    except TypeError as e:
+        raise ctx.error(f"{name}(): {e}", call, "check the arguments against TensorFlow's signature") from None
+
+
+def _given(bound, fn):
+    """The parameters passed with something other than their literal default (``name`` aside)."""
+    params = inspect.signature(fn).parameters
+    return [p for p, v in bound.arguments.items() if p != "name" and not _is_default(v, params[p])]
+
+
+def _fits(call, spec):
+    """Does the call pass only parameters the primitive takes (``tf.matmul(a, b)``, not ``transpose_a=``)?"""
     try:
         bound = inspect.signature(spec.fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+    except TypeError:
+        return True            # _rewrite reports it
+    return all(p in spec.positional or p in spec.keywords for p in _given(bound, spec.fn))
+
+
+def _call_twin(call, fn, twin, ctx):
+    """``tf.f(...)`` -> ``twin(...)``: same arguments; those the twin lacks must be left at their default."""
+    name = _public_name(fn)
+    bound = _bind(call, fn, ctx)
+    takes = inspect.signature(twin).parameters
+    for param in _given(bound, fn):
+        if param not in takes:
+            raise ctx.error(f"{name}(..., {param}=...) is not supported in differentiated code", call,
+                            f"leave `{param}` at its default, or write the computation with numpy")
+    try:
+        inspect.signature(twin).bind(*call.args, **{k.arg: k.value for k in call.keywords
+                                                     if k.arg in takes})
     except TypeError as e:
-        raise ctx.error(f"{name}(): {e}", call, "check the arguments against TensorFlow's signature")
+        raise ctx.error(f"{name}(): {e} (in differentiated code)", call,
+                        "pass the arguments adjoin's twin of it takes: " + str(inspect.signature(twin))) from None
+    call.keywords = [k for k in call.keywords if k.arg in takes]
+    call.func = ctx.ref(twin, twin.__name__)
+    call._prim = twin
+
+
+def _rewrite(call, spec, ctx):
+    """``tf.f(a, axis=1)`` -> ``np.g(a, axis=1)`` following the alias's parameter map
+    (a ``*inputs`` parameter, as ``tf.einsum``'s, passes its arguments on one by one)."""
+    name = _public_name(spec.fn)
+    bound = _bind(call, spec.fn, ctx)
     args, keywords, missing = [], [], False
     for param in spec.positional:
         if param not in bound.arguments:
@@ -76,7 +221,8 @@ def _rewrite(call, spec, ctx):
         if missing:
             raise ctx.error(f"{name}(): pass `{param}` together with the arguments before it", call,
                             "give every earlier argument explicitly")
-        args.append(_axis_tuple(param, bound.arguments[param]))
+        value = bound.arguments[param]
+        args.extend(value) if isinstance(value, tuple) else args.append(_axis_tuple(param, value))
     defaults = inspect.signature(spec.fn).parameters
     for param, value in bound.arguments.items():
         if param in spec.positional or param == "name" or _is_default(value, defaults[param]):
@@ -85,6 +231,7 @@ def _rewrite(call, spec, ctx):
             raise ctx.error(f"{name}(..., {param}=...) has no numpy counterpart in differentiated code",
                             call, f"leave `{param}` at its default, or write the computation with numpy")
         keywords.append(ast.keyword(spec.keywords[param], _axis_tuple(param, value)))
+    keywords += [ast.keyword(k, ast.Constant(v)) for k, v in _CONSTANT_KEYWORDS.get(spec.fn, {}).items()]
     target = spec.canonical
     attr = getattr(target, "__name__", None)
     if attr is not None and getattr(np, attr, None) is target:
@@ -115,8 +262,6 @@ def _is_runtime_op(fn):
 
 def _public_name(fn):
     """``tf.math.reduce_sum``-style name for a runtime function (as a TF user writes it)."""
-    import runtime
-
     short = getattr(fn, "__name__", repr(fn))
     for prefix, module in (("tf", runtime), ("tf.math", runtime.math), ("tf.nn", runtime.nn),
                            ("tf.linalg", runtime.linalg)):
