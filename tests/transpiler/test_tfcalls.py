@@ -110,7 +110,7 @@ def activations(x):
 
 
 def softmaxes(x):
-    return tf.nn.softmax(x) * tf.nn.log_softmax(x, axis=0) + tf.math.softmax(x, axis=-1)
+    return tf.nn.softmax(x) * tf.nn.log_softmax(x, axis=0) + tf.math.softmax(x, axis=0) + tf.nn.log_softmax(x)
 
 
 def shapes(x):
@@ -338,3 +338,33 @@ def test_refused_with_a_located_message(f, words):
 def test_matrix_norm_orders_raise_rather_than_compute_a_vector_norm():
     with pytest.raises(ValueError, match="ord='euclidean'"):
         transpiler.grad(norm_matrix_ord)(sym(2, 2))
+
+
+# --- values the finite differences above cannot reach -------------------------------------------
+
+def axes_in_a_variable(x, axes, keep):
+    return tf.reduce_sum(x, axes, keep) * tf.reduce_max(x, axis=axes) + tf.reduce_logsumexp(x, axes)
+
+
+@pytest.mark.parametrize("axes", [[0, 2], np.array([0, 2]), 1, (1,)])
+def test_axes_held_in_a_variable_are_read_when_the_code_runs(axes):
+    """numpy takes no list of axes: a name standing for one goes through tfops.axis_ (a twin)."""
+    x = pos(2, 3, 4)
+    for keep in (False, True):
+        def ref(x):
+            return reference(axes_in_a_variable)(x, axes, keep)
+        g = transpiler.grad(axes_in_a_variable)(x, axes, keep)
+        assert_close(g, numeric_vjp(ref, [x], 0, np.ones(np.shape(ref(x)))), what=f"{axes} {keep}")
+        _, d = transpiler.jvp(axes_in_a_variable, (x, axes, keep), (x,), wrt=0)
+        assert_close(d, numeric_jvp(ref, [x], [x]), what=f"{axes} {keep} forward")
+
+
+def test_safe_divisions_at_zero_match_the_runtime():
+    """At x == 0 (or y == 0) xlogy, xdivy, divide_no_nan, reciprocal_no_nan give 0, as TF does."""
+    x, y = np.array([0.0, 0.0, 0.5]), np.array([0.0, 2.0, 0.0])
+    value = transpiler.value_and_grad(safe_zero, wrt=(0, 1))(x, y)[0]
+    assert_close(value, reference(safe_zero)(x, y), 0, 0)     # 0 where x == 0 (nan at x=0.5, y=0: 0.5 log 0)
+
+
+def safe_zero(x, y):
+    return tf.math.xlogy(x, y) + tf.math.xdivy(x, y) + tf.math.divide_no_nan(x, y) + tf.math.reciprocal_no_nan(y)

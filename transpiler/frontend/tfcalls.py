@@ -73,6 +73,8 @@ def _replacement_table():
         m.argmax: t.argmax_, m.argmin: t.argmin_,
         m.matmul: t.matmul, m.matvec: t.matvec, m.rsqrt: t.rsqrt, m.squared_difference: t.squared_difference,
         m.cast: t.cast, m.convert_to_tensor: t.convert_to_tensor, runtime.convert_to_tensor: t.convert_to_tensor,
+        m.reduce_sum: t.reduce_sum, m.reduce_mean: t.reduce_mean, m.reduce_max: t.reduce_max,
+        m.reduce_min: t.reduce_min, m.reduce_prod: t.reduce_prod, m.reduce_logsumexp: t.reduce_logsumexp,
         m.gather: t.gather, m.where: t.where, m.reduce_variance: t.reduce_variance,
         m.reduce_std: t.reduce_std, m.reduce_euclidean_norm: t.reduce_euclidean_norm, m.cumsum: t.cumsum,
         math_extra.cumprod: t.cumprod, m.reverse: t.reverse, math_extra.scalar_mul: t.scalar_mul, m.pad: t.pad,
@@ -180,11 +182,14 @@ def _given(bound, fn):
 
 
 def _fits(call, spec):
-    """Does the call pass only parameters the primitive takes (``tf.matmul(a, b)``, not ``transpose_a=``)?"""
+    """Does the call pass only parameters the primitive takes (``tf.matmul(a, b)``, not ``transpose_a=``),
+    and an axis numpy takes as it is (a literal, not a name that may hold a list of axes)?"""
     try:
         bound = inspect.signature(spec.fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
     except TypeError:
         return True            # _rewrite reports it
+    if isinstance(bound.arguments.get("axis"), ast.Name):
+        return False
     return all(p in spec.positional or p in spec.keywords for p in _given(bound, spec.fn))
 
 

@@ -19,7 +19,7 @@ from runtime.tensor import as_dtype
 
 __all__ = ["numpy_dtype_", "axis_", "shape_", "size_", "rank_", "constant_", "zeros_like_", "ones_like_",
            "zeros_", "ones_", "eye_", "argmax_", "argmin_", "matmul", "matvec", "rsqrt", "squared_difference",
-           "cast", "convert_to_tensor", "gather", "where", "reduce_variance", "reduce_std",
+           "cast", "convert_to_tensor", "gather", "where", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp", "reduce_variance", "reduce_std",
            "reduce_euclidean_norm", "cumsum", "cumprod", "reverse", "log_sigmoid", "softsign", "xlogy",
            "xdivy", "divide_no_nan", "reciprocal_no_nan", "scalar_mul", "bessel_i0e", "bessel_i1e",
            "solve", "inv", "trace", "diag_part", "diag", "matrix_transpose", "logdet", "norm",
@@ -145,6 +145,30 @@ def gather(params, indices, validate_indices=None, axis=None, name=None):
 
 def where(condition, x, y, name=None):
     return np.where(condition, x, y)
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    return np.sum(input_tensor, axis=axis_(axis), keepdims=keepdims)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    return np.mean(input_tensor, axis=axis_(axis), keepdims=keepdims)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    return np.max(input_tensor, axis=axis_(axis), keepdims=keepdims)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    return np.min(input_tensor, axis=axis_(axis), keepdims=keepdims)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    return np.prod(input_tensor, axis=axis_(axis), keepdims=keepdims)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    return activations.logsumexp(input_tensor, axis=axis_(axis), keepdims=keepdims)
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
