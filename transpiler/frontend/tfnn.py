@@ -23,9 +23,17 @@ __all__ = ["conv2d_config_", "pool_config_", "conv2d", "max_pool2d", "max_pool",
 
 # --- convolution and pooling --------------------------------------------------------------------
 
+def _nhwc(x, op, data_format):
+    if data_format not in (None, "NHWC"):
+        raise ValueError(f"{op}: only the NHWC data format is supported; transpose the input with "
+                         f"tf.transpose(x, [0, 2, 3, 1])")
+    if np.ndim(x) != 4:
+        raise ValueError(f"{op}: the input must be 4-D [batch, height, width, channels], got shape {np.shape(x)}")
+
+
 def conv2d_config_(x, w, strides, padding, data_format="NHWC", dilations=None):
     """(strides, pads, dilations) of ``runtime.rules.conv.conv2d`` for TF's arguments."""
-    _tfconv._check_input(np.asarray(x), "conv2d", data_format)
+    _nhwc(x, "conv2d", data_format)
     if np.ndim(w) != 4 or np.shape(w)[2] != np.shape(x)[3]:
         raise ValueError(f"conv2d: filters must be [height, width, {np.shape(x)[3]}, out_channels], "
                          f"got shape {np.shape(w)}")
@@ -39,9 +47,7 @@ def conv2d_config_(x, w, strides, padding, data_format="NHWC", dilations=None):
 
 def pool_config_(x, ksize, strides, padding, data_format, op, explicit):
     """(ksize, strides, pads) of the pooling primitives of ``runtime.rules.conv``."""
-    if np.ndim(x) != 4:
-        raise ValueError(f"tf.nn.{op}: only 4-D (2-D pooling, NHWC) inputs are supported, got shape {np.shape(x)}")
-    _tfconv._check_input(np.asarray(x), op, data_format)
+    _nhwc(x, op, data_format)
     k, st = _tfconv._pair(ksize, "ksize", op), _tfconv._pair(strides, "strides", op)
     in_hw = tuple(np.shape(x)[1:3])
     pads = _tfconv._pads(padding, op, in_hw, k, st, (1, 1), explicit)

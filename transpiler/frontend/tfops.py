@@ -8,18 +8,21 @@ reads any user function and differentiates it as a callee, so each twin is diffe
 rules of the numpy primitives it calls -- in reverse, forward and higher-order modes alike.
 
 Functions ending in ``_`` read only shapes, dtypes or values no gradient passes (registered
-nondifferentiable): the transpiler treats what they return as constants.
+nondifferentiable): the transpiler treats what they return as constants.  Twins never convert
+an argument with ``np.asarray``: generated code also runs on tensors inside a GradientTape
+(transpiler/interop.py), where that conversion would drop the gradient (and raises).
 """
 
 import numpy as np
 
-from runtime.rules import activations, special
+from runtime.rules import activations, shape, special
 from runtime.rules.registry import nondifferentiable
+from runtime.rules.support import dtype_of, is_floating
 from runtime.tensor import as_dtype
 
-__all__ = ["numpy_dtype_", "axis_", "shape_", "size_", "rank_", "constant_", "zeros_like_", "ones_like_",
-           "zeros_", "ones_", "eye_", "argmax_", "argmin_", "matmul", "matvec", "rsqrt", "squared_difference",
-           "cast", "convert_to_tensor", "gather", "where", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp", "reduce_variance", "reduce_std",
+__all__ = ["numpy_dtype_", "value_", "axis_", "passes_gradient_", "cast_constant_", "shape_", "size_", "rank_", "constant_", "zeros_like_", "ones_like_",
+           "zeros_", "ones_", "eye_", "argmax_", "argmin_", "matmul", "matvec", "rsqrt", "squared_difference", "cast",
+           "convert_to_tensor", "gather", "where", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp", "reduce_variance", "reduce_std",
            "reduce_euclidean_norm", "cumsum", "cumprod", "reverse", "log_sigmoid", "softsign", "xlogy",
            "xdivy", "divide_no_nan", "reciprocal_no_nan", "scalar_mul", "bessel_i0e", "bessel_i1e",
            "solve", "inv", "trace", "diag_part", "diag", "matrix_transpose", "logdet", "norm",
@@ -33,12 +36,17 @@ def numpy_dtype_(dtype):
     return None if dtype is None else np.dtype(as_dtype(dtype).as_numpy_dtype)
 
 
+def value_(x):
+    """The numpy value of ``x`` (of a tensor: its ``.numpy()``, read without a gradient)."""
+    return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
+
+
 def axis_(axis):
     """TF's axis argument (an int, a list or an int array of axes) as numpy wants it."""
     if axis is None or isinstance(axis, (int, np.integer)):
         return axis
-    values = np.asarray(axis).reshape(-1).tolist() if np.ndim(axis) else int(axis)
-    return tuple(int(a) for a in values) if isinstance(values, list) else values
+    values = value_(axis)
+    return tuple(int(a) for a in values.reshape(-1)) if values.ndim else int(values)
 
 
 def shape_(input, out_type=np.int32):
@@ -56,32 +64,42 @@ def rank_(input):
 def constant_(value, dtype=None, shape=None):
     """``tf.constant``: a new constant (as the runtime's ``tf.constant``, it is not connected to
     ``value``; use ``tf.convert_to_tensor`` or the value itself to keep the gradient)."""
-    out = np.array(value, dtype=numpy_dtype_(dtype))
+    out = np.array(value_(value), dtype=numpy_dtype_(dtype))
     if shape is None:
         return out
-    shape = tuple(int(d) for d in np.ravel(shape))
+    shape = tuple(int(d) for d in np.ravel(value_(shape)))
     return np.full(shape, out.reshape(()), dtype=out.dtype) if out.size == 1 else out.reshape(shape)
 
 
 def zeros_like_(input, dtype=None):
-    return np.zeros(np.shape(input), dtype=numpy_dtype_(dtype) or np.result_type(input))
+    return np.zeros(np.shape(input), dtype=numpy_dtype_(dtype) or dtype_of(input))
 
 
 def ones_like_(input, dtype=None):
-    return np.ones(np.shape(input), dtype=numpy_dtype_(dtype) or np.result_type(input))
+    return np.ones(np.shape(input), dtype=numpy_dtype_(dtype) or dtype_of(input))
 
 
 def zeros_(shape, dtype=np.float32):
-    return np.zeros(tuple(int(d) for d in np.ravel(shape)), dtype=numpy_dtype_(dtype))
+    return np.zeros(tuple(int(d) for d in np.ravel(value_(shape))), dtype=numpy_dtype_(dtype))
 
 
 def ones_(shape, dtype=np.float32):
-    return np.ones(tuple(int(d) for d in np.ravel(shape)), dtype=numpy_dtype_(dtype))
+    return np.ones(tuple(int(d) for d in np.ravel(value_(shape))), dtype=numpy_dtype_(dtype))
 
 
 def eye_(num_rows, num_columns=None, batch_shape=None, dtype=np.float32):
     m = np.eye(int(num_rows), None if num_columns is None else int(num_columns), dtype=numpy_dtype_(dtype))
     return m if batch_shape is None else np.broadcast_to(m, tuple(batch_shape) + m.shape).copy()
+
+
+def passes_gradient_(x, dtype):
+    """Does a cast of ``x`` to ``dtype`` pass a gradient (float or complex on both sides)?"""
+    return bool(is_floating(x)) and np.issubdtype(numpy_dtype_(dtype), np.inexact)
+
+
+def cast_constant_(x, dtype):
+    """A cast no gradient passes (to or from integers or bool): truncates toward zero, as TF."""
+    return shape.cast(x, numpy_dtype_(dtype))
 
 
 def argmax_(input, axis=None, output_type=np.int64):
@@ -93,7 +111,7 @@ def argmin_(input, axis=None, output_type=np.int64):
     return np.argmin(input, axis=0 if axis is None else int(axis)).astype(numpy_dtype_(output_type))
 
 
-nondifferentiable(numpy_dtype_, axis_, shape_, size_, rank_, constant_, zeros_like_, ones_like_, zeros_, ones_,
+nondifferentiable(numpy_dtype_, value_, axis_, passes_gradient_, cast_constant_, shape_, size_, rank_, constant_, zeros_like_, ones_like_, zeros_, ones_,
                   eye_, argmax_, argmin_)
 
 
@@ -131,12 +149,17 @@ def squared_difference(x, y, name=None):
 
 
 def cast(x, dtype, name=None):
-    """Between float dtypes the gradient passes (rounded to the new dtype); to integers it is zero."""
-    return np.asarray(x).astype(numpy_dtype_(dtype))
+    """The runtime's cast primitive, whose rule passes the gradient between float dtypes."""
+    if passes_gradient_(x, dtype):
+        return shape.cast(x, numpy_dtype_(dtype))
+    return cast_constant_(x, dtype)
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
-    return np.asarray(value, dtype=numpy_dtype_(dtype))
+    """Python values become arrays; arrays (and tensors) pass as they are, as TF passes a tensor."""
+    if isinstance(value, (int, float, list, tuple)):
+        return np.asarray(value, dtype=numpy_dtype_(dtype))
+    return value
 
 
 def gather(params, indices, validate_indices=None, axis=None, name=None):
