@@ -190,6 +190,51 @@ def layers(x, w, b):
     return tf.nn.bias_add(y, b) + tf.nn.embedding_lookup(tf.reshape(x, [4, 3]), [1, 1, 0, 2])
 
 
+def creation_more(x, s):
+    hot = tf.one_hot([0, 2], 3, dtype=tf.float64)
+    picked = tf.one_hot([1, 0], 3, on_value=s, off_value=-s)
+    count = tf.cast(tf.shape(tf.where(x > 0))[0], tf.float64)
+    return (x * hot + picked * x + tf.fill([2, 3], s) * tf.cast(tf.range(3), tf.float64) * count
+            + tf.linspace(s, 2.0 * s, 3) * x + tf.zeros([2, 3], tf.float64) + tf.eye(2, 3, dtype=tf.float64) * x)
+
+
+def rearranging(x):
+    a, b = tf.split(x, [1, -1], axis=1)
+    c, d, e = tf.split(x, 3, axis=0)
+    rows = tf.unstack(x, axis=0)
+    values, idx = tf.math.top_k(x, k=2)
+    return (tf.reduce_sum(a * b) + tf.reduce_sum(c * d * e) + tf.reduce_sum(rows[1] * rows[2] * rows[0])
+            + tf.reduce_sum(tf.sort(x, direction='DESCENDING') * tf.cast(tf.range(4), tf.float64))
+            + tf.reduce_sum(tf.sort(x, axis=0) * x) + tf.reduce_sum(values * tf.cast(idx, tf.float64))
+            + tf.reduce_sum(tf.boolean_mask(x, [True, False, True]) ** 2) + tf.reduce_sum(tf.gather_nd(x, [[0, 1], [2, 3]]) ** 3)
+            + tf.reduce_sum(tf.roll(x, 1, axis=1) * x) + tf.reduce_sum(tf.repeat(x, 2, axis=0) ** 2))
+
+
+def decompositions(a, b):
+    s, u, v = tf.linalg.svd(a)
+    q, r = tf.linalg.qr(a)
+    return (tf.reduce_sum(s) + tf.reduce_sum(tf.matmul(u[:, :1], v[:, :1], transpose_b=True) * b)
+            + tf.reduce_sum(tf.abs(tf.linalg.diag_part(r))) + tf.reduce_sum(tf.matmul(q, r) * b)
+            + tf.reduce_sum(tf.linalg.pinv(a) * tf.transpose(b)) + tf.reduce_sum(tf.linalg.lstsq(a, b[:, :2]))
+            + tf.reduce_sum(tf.linalg.lstsq(a, b[:, :2], l2_regularizer=0.5))
+            + tf.reduce_sum(tf.linalg.band_part(a, 1, 0) * b) + tf.reduce_sum(tf.linalg.svd(a, compute_uv=False) ** 2))
+
+
+def more_math(x, y):
+    ids = [0, 0, 2]
+    return (tf.reduce_sum(tf.math.multiply_no_nan(x, y)) + tf.reduce_sum(tf.saturate_cast(x, tf.float64))
+            + tf.reduce_sum(tf.clip_by_norm(x, 1.0, axes=[1])) + tf.reduce_sum(tf.clip_by_norm(y, 100.0))
+            + tf.reduce_sum(tf.math.xlog1py(x, y)) + tf.reduce_sum(tf.cast(tf.truncatediv(3, 2), tf.float64) * x)
+            + tf.reduce_sum(tf.math.unsorted_segment_sum(x, ids, 4) ** 2) + tf.reduce_sum(tf.math.segment_sum(y, ids) ** 2)
+            + tf.reduce_sum(tf.math.unsorted_segment_mean(x, ids, 4) ** 2) + tf.reduce_sum(tf.math.segment_mean(y, ids) ** 3))
+
+
+def more_losses(logits, labels):
+    per_example = tf.reduce_sum(tf.nn.weighted_cross_entropy_with_logits(labels, logits, pos_weight=1.5), axis=1)
+    return (tf.nn.compute_average_loss(per_example) + tf.nn.compute_average_loss(per_example, sample_weight=[0.3, 0.7],
+                                                                                  global_batch_size=4))
+
+
 CASES = [
     # fn, args, wrt, hvp (scalar output: Hessian-vector product against second differences)
     (matmul_t, lambda: (pos(3, 4), pos(3, 4), True, False), (0, 1), False),
@@ -225,6 +270,11 @@ CASES = [
     (norms, lambda: (sym(3, 4),), (0,), True),
     (losses, lambda: (sym(2, 3), np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])), (0,), True),
     (layers, lambda: (sym(4, 3), pos(3), sym(3)), (0, 1, 2), False),
+    (creation_more, lambda: (sym(2, 3), sym()), (0, 1), False),
+    (rearranging, lambda: (sym(3, 4),), (0,), False),     # np.split: its VJP has no rule of its own
+    (decompositions, lambda: (sym(4, 3), sym(4, 3)), (0, 1), False),
+    (more_math, lambda: (sym(3, 2), np.array([[0.3, 0.0], [0.5, 1.2], [0.0, 0.8]])), (0, 1), True),
+    (more_losses, lambda: (sym(2, 3), np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])), (0, 1), True),
 ]
 IDS = [f"{c[0].__name__}-{i}" for i, c in enumerate(CASES)]
 
@@ -312,8 +362,8 @@ def sparse_matmul(a):
     return tf.reduce_sum(tf.matmul(a, a, a_is_sparse=True))
 
 
-def unstacks(x):
-    return tf.unstack(x)[0]
+def global_norms(x):
+    return tf.linalg.global_norm([x, 2.0 * x])
 
 
 def norm_matrix_ord(x):
@@ -324,7 +374,7 @@ def norm_matrix_ord(x):
     (uses_dropout, ["tf.nn.dropout", "mask"]),
     (gathers_batched, ["tf.gather", "batch_dims"]),
     (sparse_matmul, ["tf.matmul", "a_is_sparse"]),
-    (unstacks, ["tf.unstack", "x[0]"]),
+    (global_norms, ["tf.linalg.global_norm", "np.sqrt(sum(np.sum(t * t)"]),
 ])
 def test_refused_with_a_located_message(f, words):
     with pytest.raises(TranspileError) as err:

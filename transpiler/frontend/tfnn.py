@@ -17,8 +17,8 @@ from .tfops import axis_
 
 __all__ = ["conv2d_config_", "pool_config_", "conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool",
            "softmax", "log_softmax", "leaky_relu", "elu", "selu", "gelu", "silu", "l2_loss", "bias_add",
-           "moments", "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "batch_normalization", "embedding_lookup"]
+           "moments", "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
+           "sparse_softmax_cross_entropy_with_logits", "batch_normalization", "embedding_lookup", "compute_average_loss"]
 
 
 # --- convolution and pooling --------------------------------------------------------------------
@@ -160,6 +160,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     return relu_logits - logits * labels + np.log1p(np.exp(neg_abs))
 
 
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy with the positive term weighted (TF's stable form)."""
+    log_weight = 1.0 + (pos_weight - 1.0) * labels
+    return (1.0 - labels) * logits + log_weight * (np.log1p(np.exp(-np.abs(logits))) + np.maximum(-logits, 0.0))
+
+
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return nnrules.softmax_cross_entropy(labels, logits, axis=axis)
 
@@ -167,6 +173,15 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     picked = np.take_along_axis(logits, np.expand_dims(labels, -1), axis=-1)
     return activations.logsumexp(logits, axis=-1) - np.squeeze(picked, -1)
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """The summed (weighted) per-example loss over the global batch size (default: this batch's)."""
+    if sample_weight is not None:
+        per_example_loss = per_example_loss * sample_weight
+    if global_batch_size is None:
+        global_batch_size = np.shape(per_example_loss)[0] if np.ndim(per_example_loss) else 1
+    return np.sum(per_example_loss) / global_batch_size
 
 
 def embedding_lookup(params, ids, name=None):

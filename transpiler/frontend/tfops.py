@@ -13,20 +13,31 @@ an argument with ``np.asarray``: generated code also runs on tensors inside a Gr
 (transpiler/interop.py), where that conversion would drop the gradient (and raises).
 """
 
+import functools
+
 import numpy as np
 
+from runtime import array_extra, math_extra, math_ops as m
 from runtime.rules import activations, shape, special
 from runtime.rules.registry import nondifferentiable
 from runtime.rules.support import dtype_of, is_floating
 from runtime.tensor import as_dtype
 
-__all__ = ["numpy_dtype_", "value_", "axis_", "passes_gradient_", "cast_constant_", "shape_", "size_", "rank_", "constant_", "zeros_like_", "ones_like_",
-           "zeros_", "ones_", "eye_", "argmax_", "argmin_", "matmul", "matvec", "rsqrt", "squared_difference", "cast",
-           "convert_to_tensor", "gather", "where", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp", "reduce_variance", "reduce_std",
-           "reduce_euclidean_norm", "cumsum", "cumprod", "reverse", "log_sigmoid", "softsign", "xlogy",
-           "xdivy", "divide_no_nan", "reciprocal_no_nan", "scalar_mul", "bessel_i0e", "bessel_i1e",
-           "solve", "inv", "trace", "diag_part", "diag", "matrix_transpose", "logdet", "norm",
-           "l2_normalize", "pad"]
+__all__ = ["numpy_dtype_", "value_", "axis_", "passes_gradient_", "cast_constant_", "matmul", "matvec",
+           "rsqrt", "squared_difference", "cast", "convert_to_tensor", "gather", "where", "one_hot",
+           "fill", "linspace", "split", "split_points_", "unstack", "sort", "boolean_mask",
+           "gather_nd", "roll", "repeat", "top_k", "top_k_indices_", "unsorted_segment_sum",
+           "segment_sum", "unsorted_segment_mean", "segment_mean", "membership_", "segment_sizes_",
+           "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+           "reduce_logsumexp", "reduce_variance", "reduce_std", "reduce_euclidean_norm", "cumsum",
+           "cumprod", "reverse", "multiply_no_nan", "saturate_cast", "clip_by_norm", "scalar_mul",
+           "pad", "log_sigmoid", "softsign", "xlogy", "xlog1py", "xdivy", "divide_no_nan",
+           "reciprocal_no_nan", "bessel_i0e", "bessel_i1e", "solve", "inv", "trace", "diag_part",
+           "diag", "matrix_transpose", "band_part", "band_mask_", "svd", "qr", "pinv",
+           "pinv_rcond_", "lstsq", "logdet", "norm", "l2_normalize", "shape_", "size_", "rank_",
+           "constant_", "zeros_like_", "ones_like_", "zeros_", "ones_", "eye_", "range_", "argmax_",
+           "argmin_", "argsort_", "count_nonzero_", "sequence_mask_", "one_hot_", "where_true_",
+           "truncatediv_", "truncatemod_"]
 
 
 # --- constants: shapes, dtypes, creation (no gradient passes) -----------------------------------
@@ -49,47 +60,39 @@ def axis_(axis):
     return tuple(int(a) for a in values.reshape(-1)) if values.ndim else int(values)
 
 
-def shape_(input, out_type=np.int32):
-    return np.array(np.shape(input), dtype=numpy_dtype_(out_type))
+def _value_of(op, name):
+    """A helper giving the value of the runtime op ``op`` as numpy, for ops no gradient passes
+    (shapes, creation, indices, masks): what it returns is a constant in generated code."""
+    @functools.wraps(op)
+    def helper(*args, **kwargs):
+        return value_(op(*args, **kwargs))
+
+    helper.__name__ = helper.__qualname__ = name
+    helper.__module__ = __name__
+    helper.__doc__ = f"The value of the runtime's {op.__name__} (a constant: no gradient passes)."
+    nondifferentiable(helper)
+    return helper
 
 
-def size_(input, out_type=np.int32):
-    return np.array(np.size(input), dtype=numpy_dtype_(out_type))[()]
-
-
-def rank_(input):
-    return np.int32(np.ndim(input))
-
-
-def constant_(value, dtype=None, shape=None):
-    """``tf.constant``: a new constant (as the runtime's ``tf.constant``, it is not connected to
-    ``value``; use ``tf.convert_to_tensor`` or the value itself to keep the gradient)."""
-    out = np.array(value_(value), dtype=numpy_dtype_(dtype))
-    if shape is None:
-        return out
-    shape = tuple(int(d) for d in np.ravel(value_(shape)))
-    return np.full(shape, out.reshape(()), dtype=out.dtype) if out.size == 1 else out.reshape(shape)
-
-
-def zeros_like_(input, dtype=None):
-    return np.zeros(np.shape(input), dtype=numpy_dtype_(dtype) or dtype_of(input))
-
-
-def ones_like_(input, dtype=None):
-    return np.ones(np.shape(input), dtype=numpy_dtype_(dtype) or dtype_of(input))
-
-
-def zeros_(shape, dtype=np.float32):
-    return np.zeros(tuple(int(d) for d in np.ravel(value_(shape))), dtype=numpy_dtype_(dtype))
-
-
-def ones_(shape, dtype=np.float32):
-    return np.ones(tuple(int(d) for d in np.ravel(value_(shape))), dtype=numpy_dtype_(dtype))
-
-
-def eye_(num_rows, num_columns=None, batch_shape=None, dtype=np.float32):
-    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns), dtype=numpy_dtype_(dtype))
-    return m if batch_shape is None else np.broadcast_to(m, tuple(batch_shape) + m.shape).copy()
+shape_ = _value_of(m.shape, "shape_")
+size_ = _value_of(m.size, "size_")
+rank_ = _value_of(m.rank, "rank_")
+constant_ = _value_of(m.constant, "constant_")      # as the runtime's: not connected to its value
+zeros_like_ = _value_of(m.zeros_like, "zeros_like_")
+ones_like_ = _value_of(m.ones_like, "ones_like_")
+zeros_ = _value_of(m.zeros, "zeros_")
+ones_ = _value_of(m.ones, "ones_")
+eye_ = _value_of(m.eye, "eye_")
+range_ = _value_of(m.range, "range_")
+argmax_ = _value_of(m.argmax, "argmax_")
+argmin_ = _value_of(m.argmin, "argmin_")
+argsort_ = _value_of(array_extra.argsort, "argsort_")
+count_nonzero_ = _value_of(m.count_nonzero, "count_nonzero_")
+sequence_mask_ = _value_of(array_extra.sequence_mask, "sequence_mask_")
+one_hot_ = _value_of(m.one_hot, "one_hot_")
+where_true_ = _value_of(m.where, "where_true_")
+truncatediv_ = _value_of(math_extra.truncatediv, "truncatediv_")
+truncatemod_ = _value_of(math_extra.truncatemod, "truncatemod_")
 
 
 def passes_gradient_(x, dtype):
@@ -102,17 +105,7 @@ def cast_constant_(x, dtype):
     return shape.cast(x, numpy_dtype_(dtype))
 
 
-def argmax_(input, axis=None, output_type=np.int64):
-    """``tf.argmax``: along axis 0 when no axis is given (numpy would flatten)."""
-    return np.argmax(input, axis=0 if axis is None else int(axis)).astype(numpy_dtype_(output_type))
-
-
-def argmin_(input, axis=None, output_type=np.int64):
-    return np.argmin(input, axis=0 if axis is None else int(axis)).astype(numpy_dtype_(output_type))
-
-
-nondifferentiable(numpy_dtype_, value_, axis_, passes_gradient_, cast_constant_, shape_, size_, rank_, constant_, zeros_like_, ones_like_, zeros_, ones_,
-                  eye_, argmax_, argmin_)
+nondifferentiable(numpy_dtype_, value_, axis_, passes_gradient_, cast_constant_)
 
 
 # --- arithmetic and reductions ------------------------------------------------------------------
@@ -166,8 +159,121 @@ def gather(params, indices, validate_indices=None, axis=None, name=None):
     return np.take(params, indices, axis=0 if axis is None else axis)
 
 
-def where(condition, x, y, name=None):
+def where(condition, x=None, y=None, name=None):
+    """A select; alone, the int64 coordinates of the true entries (a constant)."""
+    if x is None and y is None:
+        return where_true_(condition)
     return np.where(condition, x, y)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """The runtime's one-hot constant; an ``on_value``/``off_value`` given (maybe differentiated)
+    is selected into it, so its gradient is the sum over the entries that hold it."""
+    if on_value is None and off_value is None:
+        return one_hot_(indices, depth, axis=axis, dtype=dtype)
+    hot = one_hot_(indices, depth, axis=axis, dtype=np.bool_)
+    return np.where(hot, 1.0 if on_value is None else on_value, 0.0 if off_value is None else off_value)
+
+
+def fill(dims, value, name=None):
+    return value * ones_(dims, dtype=dtype_of(value))
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    return np.linspace(start, stop, num, axis=axis)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name=None):
+    return np.split(value, split_points_(value, num_or_size_splits, axis), axis=axis)
+
+
+def split_points_(value, num_or_size_splits, axis):
+    """np.split's sections for TF's count or list of sizes (one of them may be -1)."""
+    sizes = value_(num_or_size_splits)
+    if sizes.ndim == 0:
+        return int(sizes)
+    sizes = [int(v) for v in sizes]
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = np.shape(value)[axis] - (sum(sizes) + 1)
+    return [int(v) for v in np.cumsum(sizes)[:-1]]
+
+
+def unstack(value, num=None, axis=0, name=None):
+    return [np.take(value, i, axis=axis) for i in range(np.shape(value)[axis])]
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    ordered = np.sort(values, axis=axis)
+    if direction == "DESCENDING":
+        ordered = np.flip(ordered, axis)
+    return ordered
+
+
+def boolean_mask(tensor, mask, axis=None, name=None):
+    if axis is None or axis == 0:
+        return tensor[value_(mask).astype(bool)]
+    return np.compress(np.ravel(value_(mask)).astype(bool), tensor, axis=axis)
+
+
+def gather_nd(params, indices, name=None):
+    return params[tuple(np.moveaxis(value_(indices), -1, 0))]
+
+
+def roll(input, shift, axis, name=None):
+    return np.roll(input, shift, axis)
+
+
+def repeat(input, repeats, axis=None, name=None):
+    return np.repeat(input, repeats, axis=axis)
+
+
+def top_k(input, k=1, sorted=True, name=None):
+    """(values, indices) of the k largest entries along the last axis (ties: the lower index first)."""
+    indices = top_k_indices_(input, k)
+    return np.take_along_axis(input, indices, axis=-1), indices
+
+
+def top_k_indices_(input, k):
+    return value_(math_extra.top_k(input, k).indices)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sums of the rows of each segment, as a product with the segments' 0/1 membership."""
+    return np.tensordot(membership_(data, segment_ids, num_segments), data, axes=np.ndim(segment_ids))
+
+
+def segment_sum(data, segment_ids, name=None):
+    return np.tensordot(membership_(data, segment_ids, None), data, axes=np.ndim(segment_ids))
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """Segment sums over segment sizes; an empty segment is 0."""
+    member = membership_(data, segment_ids, num_segments)
+    total = np.tensordot(member, data, axes=np.ndim(segment_ids))
+    return total / segment_sizes_(member, data, segment_ids)
+
+
+def segment_mean(data, segment_ids, name=None):
+    member = membership_(data, segment_ids, None)
+    total = np.tensordot(member, data, axes=np.ndim(segment_ids))
+    return total / segment_sizes_(member, data, segment_ids)
+
+
+def membership_(data, segment_ids, num_segments):
+    """[segment, *segment_ids.shape]: 1 where a row belongs to the segment (negative ids: nowhere)."""
+    ids = value_(segment_ids)
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"segment_ids must be an integer tensor, got dtype {ids.dtype}")
+    n = (int(ids.max()) + 1 if ids.size else 0) if num_segments is None else int(value_(num_segments))
+    if ids.size and ids.max() >= n:
+        raise ValueError(f"segment_ids must be below num_segments = {n}, got {int(ids.max())}")
+    return np.moveaxis(ids[..., None] == np.arange(n), -1, 0).astype(dtype_of(data))
+
+
+def segment_sizes_(member, data, segment_ids):
+    """Rows per segment (at least 1), shaped to divide the segment sums."""
+    sizes = np.maximum(np.sum(member.reshape(member.shape[0], -1), axis=1), 1)
+    return sizes.reshape((-1,) + (1,) * (np.ndim(data) - np.ndim(segment_ids)))
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -235,6 +341,26 @@ def reverse(tensor, axis, name=None):
     return np.flip(tensor, axis_(axis))
 
 
+def multiply_no_nan(x, y, name=None):
+    """x * y, and 0 where y == 0 (even where x is inf or nan); d/dy is x, as TF's gradient."""
+    safe = np.where(np.logical_and(y == 0, np.logical_not(np.isfinite(x))), zeros_like_(x), x)
+    return safe * y
+
+
+def saturate_cast(value, dtype, name=None):
+    info = np.finfo(numpy_dtype_(dtype)) if np.issubdtype(numpy_dtype_(dtype), np.inexact) \
+        else np.iinfo(numpy_dtype_(dtype))
+    return cast(np.clip(value, info.min, info.max), dtype)
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """t * clip_norm / max(||t||, clip_norm), with the norm over ``axes`` (TF's safe form at 0)."""
+    l2sum = np.sum(t * t, axis=axis_(axes), keepdims=True)
+    positive = l2sum > 0
+    l2norm = np.where(positive, np.sqrt(np.where(positive, l2sum, 1.0)), l2sum)
+    return t * clip_norm / np.maximum(l2norm, clip_norm)
+
+
 def scalar_mul(scalar, x, name=None):
     return scalar * x
 
@@ -257,22 +383,27 @@ def softsign(x, name=None):
 def xlogy(x, y, name=None):
     """x * log(y), and 0 where x == 0 (the log never sees the y there)."""
     zero = x == 0
-    return np.where(zero, 0.0 * x, x * np.log(np.where(zero, 1.0, y)))
+    return np.where(zero, zeros_like_(x), x * np.log(np.where(zero, 1.0, y)))
+
+
+def xlog1py(x, y, name=None):
+    zero = x == 0
+    return np.where(zero, zeros_like_(x), x * np.log1p(np.where(zero, 0.0, y)))
 
 
 def xdivy(x, y, name=None):
     zero = x == 0
-    return np.where(zero, 0.0 * x, x / np.where(zero, 1.0, y))
+    return np.where(zero, zeros_like_(x), x / np.where(zero, 1.0, y))
 
 
 def divide_no_nan(x, y, name=None):
     zero = y == 0
-    return np.where(zero, 0.0 * x, x / np.where(zero, 1.0, y))
+    return np.where(zero, zeros_like_(x), x / np.where(zero, 1.0, y))
 
 
 def reciprocal_no_nan(x, name=None):
     zero = x == 0
-    return np.where(zero, 0.0 * x, 1.0 / np.where(zero, 1.0, x))
+    return np.where(zero, zeros_like_(x), 1.0 / np.where(zero, 1.0, x))
 
 
 def bessel_i0e(x, name=None):
@@ -315,6 +446,50 @@ def matrix_transpose(a, name=None, conjugate=False):
     return np.swapaxes(a, -1, -2)
 
 
+def band_part(input, num_lower, num_upper, name=None):
+    return input * band_mask_(input, num_lower, num_upper)
+
+
+def band_mask_(input, num_lower, num_upper):
+    """1 inside the band (a negative bound keeps that whole triangle), 0 outside."""
+    i = np.arange(np.shape(input)[-2])[:, None]
+    j = np.arange(np.shape(input)[-1])[None, :]
+    lo, up = int(value_(num_lower)), int(value_(num_upper))
+    return (((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))).astype(dtype_of(input))
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """TF's order (s, u, v), with v not transposed; only the singular values without compute_uv."""
+    if not compute_uv:
+        return np.linalg.svd(tensor, full_matrices=full_matrices, compute_uv=False)
+    u, s, vh = np.linalg.svd(tensor, full_matrices=full_matrices)
+    return s, u, np.conj(np.swapaxes(vh, -1, -2))
+
+
+def qr(input, full_matrices=False, name=None):
+    return np.linalg.qr(input, mode="complete" if full_matrices else "reduced")
+
+
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """TF's default cutoff: 10 * max(m, n) * eps times the largest singular value."""
+    if rcond is None:
+        rcond = pinv_rcond_(a)
+    return np.linalg.pinv(a, rcond=rcond)
+
+
+def pinv_rcond_(a):
+    return 10.0 * max(np.shape(a)[-2], np.shape(a)[-1]) * np.finfo(dtype_of(a)).eps
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """TF's fast least squares: the (regularised) normal equations."""
+    at = np.swapaxes(matrix, -1, -2)
+    m, n = np.shape(matrix)[-2], np.shape(matrix)[-1]
+    if m >= n:
+        return np.linalg.solve(at @ matrix + l2_regularizer * np.eye(n), at @ rhs)
+    return at @ np.linalg.solve(matrix @ at + l2_regularizer * np.eye(m), rhs)
+
+
 def logdet(matrix, name=None):
     """log det of a Hermitian positive definite matrix, from its Cholesky factor (as TF)."""
     return 2.0 * np.sum(np.log(np.diagonal(np.linalg.cholesky(matrix), axis1=-2, axis2=-1)), axis=-1)
@@ -338,3 +513,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
     ss = np.sum(x * x, axis=axis_(axis), keepdims=True)
     return x / np.sqrt(np.maximum(ss, epsilon))
+
+
+nondifferentiable(split_points_, band_mask_, pinv_rcond_, top_k_indices_, membership_, segment_sizes_)
