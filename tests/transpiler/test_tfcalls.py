@@ -445,3 +445,20 @@ def test_twins_run_on_tensors_inside_a_gradient_tape():
     ref = reference(tensors_plain)
     assert_close(gx, numeric_vjp(ref, [x, k], 0, 1.0), what="tape d/dx")
     assert_close(gk, numeric_vjp(ref, [x, k], 1, 1.0), what="tape d/dk")
+
+
+def constant_of_x(x):
+    return tf.reduce_sum(tf.constant(x) * 2.0)
+
+
+def test_tf_constant_is_a_constant_and_the_warning_names_it():
+    """As the runtime's tf.constant (whose tape gradient is None), it cuts the gradient, like
+    tf.stop_gradient; the zero-gradient warning says where."""
+    with pytest.warns(transpiler.ZeroGradientWarning, match=r"`tf.constant\(\)` at .*test_tfcalls.py"):
+        g = transpiler.grad(constant_of_x)(np.array([1.0, 2.0]))
+    assert_close(g, np.zeros(2), 0, 0)
+    xt = tf.constant(np.array([1.0, 2.0]))
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = constant_of_x(xt)
+    assert tape.gradient(y, xt) is None

@@ -223,6 +223,7 @@ def _call_twin(call, fn, twin, ctx):
     call.keywords = [k for k in call.keywords if k.arg in takes]
     call.func = ctx.ref(twin, twin.__name__)
     call._prim = twin
+    call._user_text = f"{name}()"
 
 
 def _rewrite(call, spec, ctx):
@@ -257,6 +258,7 @@ def _rewrite(call, spec, ctx):
         call.func = ctx.ref(target, attr or "primitive")
     call.args, call.keywords = args, keywords
     call._prim = target
+    call._user_text = f"{name}()"          # what a zero-gradient warning names
 
 
 def _axis_tuple(param, value):
