@@ -462,3 +462,24 @@ def test_tf_constant_is_a_constant_and_the_warning_names_it():
         tape.watch(xt)
         y = constant_of_x(xt)
     assert tape.gradient(y, xt) is None
+
+
+# --- the README's example ("tf.* in transpiled code") -------------------------------------------
+
+def loss(images, kernel):
+    feature = tf.nn.relu(tf.nn.conv2d(images, kernel, strides=1, padding="SAME"))
+    pooled = tf.nn.max_pool2d(feature, ksize=2, strides=2, padding="VALID")
+    return tf.reduce_mean(tf.math.squared_difference(pooled, 1.0))
+
+
+def test_readme_example():
+    import pathlib
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### `tf.*` in transpiled code"):readme.index("## Scaling out")]
+    differentiated = transpiler.differentiate(loss, wrt=(0, 1))
+    body = section[section.index("def dlossdimages_kernel"):section.index("    ...\n")]
+    assert body in differentiated.source
+    images, kernel = sym(2, 4, 4, 3), sym(3, 3, 3, 2)
+    gi, gk = differentiated.grad(images, kernel)
+    assert_close(gi, numeric_vjp(reference(loss), [images, kernel], 0, 1.0), what="d images")
+    assert_close(gk, numeric_vjp(reference(loss), [images, kernel], 1, 1.0), what="d kernel")
