@@ -47,19 +47,19 @@ def conj_jvp(t, ans, x):
 define((np.conjugate, np.conj), vjp=(conj_vjp,), jvp=(conj_jvp,))
 
 
-# angle(z) = atan2(y, x): d/dx = -y / |z|^2, d/dy = x / |z|^2.  A real input's angle (0 or pi)
-# is piecewise constant.
+# angle(z) = atan2(y, x): d/dx = -y / |z|^2, d/dy = x / |z|^2, so the cotangent of z is
+# -i g conj(z) / |z|^2 = -i g / z and the tangent imag(t / z).  Written with ufuncs and 1 / z so
+# that, run on tensors for second order, no operator mixes a real and a complex dtype.  A real
+# input's angle (0 or pi) is piecewise constant.
 def angle_vjp(g, ans, z, deg=False):
     if np.iscomplexobj(z):
-        scale = 57.29577951308232 if deg else 1.0
-        return -1j * g * scale * np.conj(z) / (np.real(z) ** 2 + np.imag(z) ** 2)
+        return np.divide(np.multiply(g, -57.29577951308232j if deg else -1j), z)
     return np.zeros_like(g)
 
 
 def angle_jvp(t, ans, z, deg=False):
     if np.iscomplexobj(z):
-        scale = 57.29577951308232 if deg else 1.0
-        return scale * np.imag(np.conj(z) * t) / (np.real(z) ** 2 + np.imag(z) ** 2)
+        return np.multiply(57.29577951308232 if deg else 1.0, np.imag(np.divide(t, z)))
     return np.zeros_like(ans)
 
 
