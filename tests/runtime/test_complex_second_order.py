@@ -114,3 +114,41 @@ def test_sign_of_real_values_stays_piecewise_constant():
     assert_close(tape.gradient(y, x).numpy(), np.sign(x.numpy()), 0, 0, what="sign(x) * x")
     assert_close(transpiler.grad(lambda v: np.sum(np.sign(v) * v))(x.numpy()), np.sign(x.numpy()), 0, 0,
                  what="transpiled sign(x) * x")
+
+
+def _parts_loss(a, b, make):
+    z = make(a, b)
+    return np.sum(np.abs(z * z - 0.3) ** 1.5 + np.real(z) * np.imag(z * z))
+
+
+def test_tf_complex():
+    """tf.complex(a, b) = a + ib: gradient, hvp and forward mode vs FD of the same loss in numpy."""
+    rng = np.random.default_rng(4)
+    a0, b0 = rng.standard_normal(3), rng.standard_normal(3)
+    va, vb = rng.standard_normal(3), rng.standard_normal(3)
+    x0, v = np.concatenate([a0, b0]), np.concatenate([va, vb])
+    reference = lambda x: _parts_loss(x[:3], x[3:], lambda a, b: a + 1j * b)  # noqa: E731
+
+    def loss(x):
+        return _parts_loss(x[:3], x[3:], tf.complex)
+
+    h = 1e-6
+    fd_grad = np.array([(reference(x0 + h * e) - reference(x0 - h * e)) / (2 * h) for e in np.eye(6)])
+    x = tf.Variable(x0)
+    with tf.GradientTape() as tape:
+        y = loss(x)
+    got = tape.gradient(y, x)
+    assert got.dtype == tf.float64
+    assert_close(got.numpy(), fd_grad, 1e-5, 1e-6, what="tf.complex gradient")
+    assert_close(tape_hvp(loss, [x0], 0, 1.0, v), fd_hvp(reference, x0, v), 1e-4, 1e-5, what="tf.complex hvp")
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(v)) as acc:
+        y = loss(x)
+    assert_close(acc.jvp(y).numpy(), fd_grad @ v, 1e-5, 1e-6, what="tf.complex forward mode")
+
+
+def test_tf_complex_dtypes():
+    single = tf.complex(tf.constant([1.0], tf.float32), tf.constant([2.0], tf.float32))
+    assert single.dtype == tf.complex64 and complex(single.numpy()[0]) == 1 + 2j
+    assert tf.complex(tf.constant(1.0, tf.float64), tf.constant(-3.0, tf.float64)).dtype == tf.complex128
+    with pytest.raises(TypeError, match="two float32 or two float64"):
+        tf.complex(tf.constant(1.0, tf.float32), tf.constant(1.0, tf.float64))
