@@ -116,7 +116,8 @@ def softmaxes(x):
 def shapes(x):
     y = tf.transpose(tf.reshape(x, [2, 3, 2]), perm=[2, 0, 1])
     z = tf.squeeze(tf.expand_dims(y, 1), axis=1)
-    return tf.concat([z, tf.stack([y[0], y[1]], axis=0) * 2.0], axis=0)
+    w = tf.transpose(tf.transpose(z, conjugate=True), perm=np.array([2, 1, 0]))     # (a twin: not literals)
+    return tf.concat([z, tf.stack([y[0], y[1]], axis=0) * 2.0], axis=0) * tf.concat([w, w], 0)
 
 
 def tiles(x):

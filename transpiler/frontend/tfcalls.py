@@ -85,7 +85,7 @@ def _replacement_table():
         m.cast: t.cast, m.convert_to_tensor: t.convert_to_tensor, runtime.convert_to_tensor: t.convert_to_tensor,
         m.reduce_sum: t.reduce_sum, m.reduce_mean: t.reduce_mean, m.reduce_max: t.reduce_max,
         m.reduce_min: t.reduce_min, m.reduce_prod: t.reduce_prod, m.reduce_logsumexp: t.reduce_logsumexp,
-        m.gather: t.gather, m.where: t.where, m.reduce_variance: t.reduce_variance,
+        m.transpose: t.transpose, m.gather: t.gather, m.where: t.where, m.reduce_variance: t.reduce_variance,
         m.reduce_std: t.reduce_std, m.reduce_euclidean_norm: t.reduce_euclidean_norm, m.cumsum: t.cumsum,
         math_extra.cumprod: t.cumprod, m.reverse: t.reverse, math_extra.scalar_mul: t.scalar_mul, m.pad: t.pad,
         m.log_sigmoid: t.log_sigmoid, m.softsign: t.softsign, m.xlogy: t.xlogy, math_special.xdivy: t.xdivy,

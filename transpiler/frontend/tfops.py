@@ -24,7 +24,7 @@ from runtime.rules.support import dtype_of, is_floating
 from runtime.tensor import as_dtype
 
 __all__ = ["numpy_dtype_", "value_", "axis_", "passes_gradient_", "cast_constant_", "matmul", "matvec",
-           "rsqrt", "squared_difference", "cast", "convert_to_tensor", "gather", "where", "one_hot",
+           "rsqrt", "squared_difference", "cast", "convert_to_tensor", "transpose", "gather", "where", "one_hot",
            "fill", "linspace", "split", "split_points_", "unstack", "sort", "boolean_mask",
            "gather_nd", "roll", "repeat", "top_k", "top_k_indices_", "unsorted_segment_sum",
            "segment_sum", "unsorted_segment_mean", "segment_mean", "membership_", "segment_sizes_",
@@ -153,6 +153,13 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     if isinstance(value, (int, float, list, tuple)):
         return np.asarray(value, dtype=numpy_dtype_(dtype))
     return value
+
+
+def transpose(a, perm=None, conjugate=False, name=None):
+    out = np.transpose(a, axis_(perm))
+    if conjugate:
+        out = np.conj(out)
+    return out
 
 
 def gather(params, indices, validate_indices=None, axis=None, name=None):
