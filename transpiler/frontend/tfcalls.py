@@ -206,24 +206,30 @@ def _fits(call, spec):
 
 
 def _call_twin(call, fn, twin, ctx):
-    """``tf.f(...)`` -> ``twin(...)``: same arguments; those the twin lacks must be left at their default."""
+    """``tf.f(...)`` -> ``twin(...)``: the arguments bound to TF's parameters, passed by name where the
+    twin's parameter at that place differs; those the twin lacks must be left at their default."""
     name = _public_name(fn)
     bound = _bind(call, fn, ctx)
-    takes = inspect.signature(twin).parameters
+    takes = list(inspect.signature(twin).parameters)
     for param in _given(bound, fn):
         if param not in takes:
             raise ctx.error(f"{name}(..., {param}=...) is not supported in differentiated code", call,
                             f"leave `{param}` at its default, or write the computation with numpy")
-    try:
-        inspect.signature(twin).bind(*call.args, **{k.arg: k.value for k in call.keywords
-                                                     if k.arg in takes})
-    except TypeError as e:
-        raise ctx.error(f"{name}(): {e} (in differentiated code)", call,
-                        "pass the arguments adjoin's twin of it takes: " + str(inspect.signature(twin))) from None
-    call.keywords = [k for k in call.keywords if k.arg in takes]
+    params = inspect.signature(fn).parameters
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params.values()):
+        raise ctx.error(f"{name}(): a *args parameter cannot be passed on to its twin", call)
+    args, keywords = [], []
+    for i, (param, value) in enumerate(bound.arguments.items()):
+        if param not in takes:
+            continue
+        if len(args) == i and i < len(takes) and takes[i] == param and i < len(call.args):
+            args.append(value)
+        else:
+            keywords.append(ast.keyword(param, value))
+    call.args, call.keywords = args, keywords
     call.func = ctx.ref(twin, twin.__name__)
     call._prim = twin
-    call._user_text = f"{name}()"
+    call._user_text = f"{name}()"          # what a zero-gradient warning names, not the twin
 
 
 def _rewrite(call, spec, ctx):
@@ -258,7 +264,6 @@ def _rewrite(call, spec, ctx):
         call.func = ctx.ref(target, attr or "primitive")
     call.args, call.keywords = args, keywords
     call._prim = target
-    call._user_text = f"{name}()"          # what a zero-gradient warning names
 
 
 def _axis_tuple(param, value):
