@@ -7,8 +7,8 @@ normalization, rewrites each ``tf`` call in one of three ways:
 * a primitive under another name (declared in ``runtime/aliases.py``, or in ``_ALIASES`` here):
   the primitive's call, ``np.sum(x, axis=1)``;
 * a composition (``tf.math.rsqrt``, ``tf.matmul(..., transpose_a=...)``, ``tf.nn.conv2d``,
-  ``tf.shape``, ...): a call of its numpy twin in tfops.py / tfnn.py, which the transpiler
-  differentiates as it does a user function;
+  ``tf.shape``, ...): a call of its numpy twin in tfops.py, tfarrays.py, tflinalg.py or tfnn.py,
+  which the transpiler differentiates as it does a user function;
 * anything else: a TranspileError at the call saying what to write instead.
 """
 
@@ -22,7 +22,7 @@ from runtime import array_extra, convolution, linalg, math_extra, math_ops as m,
 from runtime.rules import nn as nnrules, special
 from runtime.rules.registry import Alias, alias_for, lookup
 
-from . import tfnn, tfops
+from . import tfarrays, tflinalg, tfnn, tfops
 
 __all__ = ["rewrite_tf_calls", "replacement_of"]
 
@@ -65,35 +65,42 @@ def _params(fn):
 
 
 def _replacement_table():
-    """``tf`` function -> its numpy twin (a callee) or constant-valued helper (tfops.py, tfnn.py)."""
-    t, n = tfops, tfnn
+    """``tf`` function -> its numpy twin (a callee) or constant-valued helper (tfops.py, tfarrays.py,
+    tflinalg.py, tfnn.py)."""
+    t, a, la, n = tfops, tfarrays, tflinalg, tfnn
     return {
+        # constants (no gradient passes)
         m.shape: t.shape_, m.size: t.size_, m.rank: t.rank_, m.constant: t.constant_, runtime.constant: t.constant_,
         m.zeros_like: t.zeros_like_, m.ones_like: t.ones_like_, m.zeros: t.zeros_, m.ones: t.ones_, m.eye: t.eye_,
-        m.argmax: t.argmax_, m.argmin: t.argmin_, m.range: t.range_, array_extra.argsort: t.argsort_,
-        m.count_nonzero: t.count_nonzero_, array_extra.sequence_mask: t.sequence_mask_, m.one_hot: t.one_hot,
-        m.fill: t.fill, m.linspace: t.linspace, m.split: t.split, m.unstack: t.unstack, array_extra.sort: t.sort,
-        m.boolean_mask: t.boolean_mask, m.gather_nd: t.gather_nd, array_extra.roll: t.roll,
-        array_extra.repeat: t.repeat, math_extra.multiply_no_nan: t.multiply_no_nan,
-        m.saturate_cast: t.saturate_cast, m.clip_by_norm: t.clip_by_norm, linalg.band_part: t.band_part,
-        math_extra.top_k: t.top_k, math_extra.truncatediv: t.truncatediv_, math_extra.truncatemod: t.truncatemod_,
-        math_extra.unsorted_segment_sum: t.unsorted_segment_sum, math_extra.segment_sum: t.segment_sum,
-        math_extra.unsorted_segment_mean: t.unsorted_segment_mean, math_extra.segment_mean: t.segment_mean,
-        math_special.xlog1py: t.xlog1py, nn.compute_average_loss: n.compute_average_loss,
-        linalg.svd: t.svd, linalg.qr: t.qr, linalg.pinv: t.pinv, linalg.lstsq: t.lstsq,
-        m.matmul: t.matmul, m.matvec: t.matvec, m.rsqrt: t.rsqrt, m.squared_difference: t.squared_difference,
-        m.cast: t.cast, m.convert_to_tensor: t.convert_to_tensor, runtime.convert_to_tensor: t.convert_to_tensor,
-        m.reduce_sum: t.reduce_sum, m.reduce_mean: t.reduce_mean, m.reduce_max: t.reduce_max,
-        m.reduce_min: t.reduce_min, m.reduce_prod: t.reduce_prod, m.reduce_logsumexp: t.reduce_logsumexp,
-        m.transpose: t.transpose, m.gather: t.gather, m.where: t.where, m.reduce_variance: t.reduce_variance,
-        m.reduce_std: t.reduce_std, m.reduce_euclidean_norm: t.reduce_euclidean_norm, m.cumsum: t.cumsum,
-        math_extra.cumprod: t.cumprod, m.reverse: t.reverse, math_extra.scalar_mul: t.scalar_mul, m.pad: t.pad,
-        m.log_sigmoid: t.log_sigmoid, m.softsign: t.softsign, m.xlogy: t.xlogy, math_special.xdivy: t.xdivy,
-        m.divide_no_nan: t.divide_no_nan, math_special.reciprocal_no_nan: t.reciprocal_no_nan,
-        math_special.bessel_i0e: t.bessel_i0e, math_special.bessel_i1e: t.bessel_i1e,
-        linalg.solve: t.solve, linalg.inv: t.inv, linalg.trace: t.trace, linalg.diag_part: t.diag_part,
-        linalg.diag: t.diag, linalg.matrix_transpose: t.matrix_transpose, linalg.logdet: t.logdet,
-        m.norm: t.norm, m.l2_normalize: t.l2_normalize,
+        m.range: t.range_, m.argmax: t.argmax_, m.argmin: t.argmin_, array_extra.argsort: t.argsort_,
+        m.count_nonzero: t.count_nonzero_, array_extra.sequence_mask: t.sequence_mask_,
+        math_extra.truncatediv: t.truncatediv_, math_extra.truncatemod: t.truncatemod_,
+        # math (tfops.py)
+        m.rsqrt: t.rsqrt, m.squared_difference: t.squared_difference, m.cast: t.cast,
+        m.saturate_cast: t.saturate_cast, m.convert_to_tensor: t.convert_to_tensor,
+        runtime.convert_to_tensor: t.convert_to_tensor, m.reduce_sum: t.reduce_sum, m.reduce_mean: t.reduce_mean,
+        m.reduce_max: t.reduce_max, m.reduce_min: t.reduce_min, m.reduce_prod: t.reduce_prod,
+        m.reduce_logsumexp: t.reduce_logsumexp, m.reduce_variance: t.reduce_variance, m.reduce_std: t.reduce_std,
+        m.reduce_euclidean_norm: t.reduce_euclidean_norm, m.cumsum: t.cumsum, math_extra.cumprod: t.cumprod,
+        math_extra.multiply_no_nan: t.multiply_no_nan, m.clip_by_norm: t.clip_by_norm,
+        math_extra.scalar_mul: t.scalar_mul, m.log_sigmoid: t.log_sigmoid, m.softsign: t.softsign, m.xlogy: t.xlogy,
+        math_special.xlog1py: t.xlog1py, math_special.xdivy: t.xdivy, m.divide_no_nan: t.divide_no_nan,
+        math_special.reciprocal_no_nan: t.reciprocal_no_nan, math_special.bessel_i0e: t.bessel_i0e,
+        math_special.bessel_i1e: t.bessel_i1e,
+        # arrays (tfarrays.py)
+        m.transpose: a.transpose, m.gather: a.gather, m.where: a.where, m.one_hot: a.one_hot, m.fill: a.fill,
+        m.linspace: a.linspace, m.split: a.split, m.unstack: a.unstack, array_extra.sort: a.sort,
+        m.boolean_mask: a.boolean_mask, m.gather_nd: a.gather_nd, array_extra.roll: a.roll,
+        array_extra.repeat: a.repeat, math_extra.top_k: a.top_k, m.reverse: a.reverse, m.pad: a.pad,
+        math_extra.unsorted_segment_sum: a.unsorted_segment_sum, math_extra.segment_sum: a.segment_sum,
+        math_extra.unsorted_segment_mean: a.unsorted_segment_mean, math_extra.segment_mean: a.segment_mean,
+        # products and linear algebra (tflinalg.py)
+        m.matmul: la.matmul, m.matvec: la.matvec, linalg.solve: la.solve, linalg.inv: la.inv,
+        linalg.trace: la.trace, linalg.diag_part: la.diag_part, linalg.diag: la.diag,
+        linalg.matrix_transpose: la.matrix_transpose, linalg.band_part: la.band_part, linalg.logdet: la.logdet,
+        linalg.svd: la.svd, linalg.qr: la.qr, linalg.pinv: la.pinv, linalg.lstsq: la.lstsq, m.norm: la.norm,
+        m.l2_normalize: la.l2_normalize,
+        # tf.nn (tfnn.py)
         convolution.conv2d: n.conv2d, convolution.max_pool2d: n.max_pool2d, convolution.max_pool: n.max_pool,
         convolution.avg_pool2d: n.avg_pool2d, convolution.avg_pool: n.avg_pool,
         nn.softmax: n.softmax, nn.log_softmax: n.log_softmax, nn.leaky_relu: n.leaky_relu, nn.elu: n.elu,
@@ -103,7 +110,7 @@ def _replacement_table():
         nn.weighted_cross_entropy_with_logits: n.weighted_cross_entropy_with_logits,
         nn.softmax_cross_entropy_with_logits: n.softmax_cross_entropy_with_logits,
         nn.sparse_softmax_cross_entropy_with_logits: n.sparse_softmax_cross_entropy_with_logits,
-        nn.embedding_lookup: n.embedding_lookup,
+        nn.embedding_lookup: n.embedding_lookup, nn.compute_average_loss: n.compute_average_loss,
     }
 
 
@@ -246,7 +253,10 @@ def _rewrite(call, spec, ctx):
             raise ctx.error(f"{name}(): pass `{param}` together with the arguments before it", call,
                             "give every earlier argument explicitly")
         value = bound.arguments[param]
-        args.extend(value) if isinstance(value, tuple) else args.append(_axis_tuple(param, value))
+        if isinstance(value, tuple):
+            args.extend(value)
+        else:
+            args.append(_axis_tuple(param, value))
     defaults = inspect.signature(spec.fn).parameters
     for param, value in bound.arguments.items():
         if param in spec.positional or param == "name" or _is_default(value, defaults[param]):
