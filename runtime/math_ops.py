@@ -121,8 +121,13 @@ def ones_like(input, dtype=None, name=None):
 
 
 def fill(dims, value, name=None):
-    v = _t(value)._value
-    return _wrap(np.full(_shape(dims), v, dtype=v.dtype))
+    """``tf.fill``: differentiable in ``value`` (its gradient is the sum of the cotangent)."""
+    v = _t(value)
+    if v._value.dtype.kind not in "fc":
+        return _wrap(np.full(_shape(dims), v._value, dtype=v._value.dtype))
+    out = apply(np.broadcast_to, (v, _shape(dims)))
+    out._value = np.array(out._value)           # a writable array of its own, as np.full gives
+    return out
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None):
@@ -154,22 +159,14 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    """``tf.linspace``: the dtype of float arguments; integer ones give float64, as in TF."""
+    """``tf.linspace``: the dtype of float arguments; integer ones give float64, as in TF.  Float
+    endpoints (scalars or batches) are recorded as np.linspace, whose rules give both modes."""
     s, e = _t(start), _t(stop)
     dt = s._value.dtype if s._value.dtype.kind == "f" else np.dtype(np.float64)
     n = int(_np(num))
-    out = np.linspace(s._value, e._value, n, axis=axis).astype(dt)
-    if dt.kind != "f" or s._value.dtype != dt or e._value.dtype != dt or np.ndim(out) != 1:
-        return _wrap(out)
-    from .custom_gradient import custom_gradient  # TF's linspace is differentiable in start and stop
-
-    @custom_gradient
-    def _linspace(start, stop):
-        def grad(g):
-            t = np.linspace(0.0, 1.0, n).astype(dt)
-            return reduce_sum(g * (1.0 - t)), reduce_sum(g * t)
-        return _wrap(out), grad
-    return _linspace(s, e)
+    if dt.kind != "f" or s._value.dtype != dt or e._value.dtype != dt:
+        return _wrap(np.linspace(s._value, e._value, n, axis=axis).astype(dt))
+    return apply(np.linspace, (s, e, n), {"axis": axis})
 
 
 def identity(input, name=None):
