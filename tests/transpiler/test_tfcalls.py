@@ -298,17 +298,13 @@ def case(request):
 def test_value_and_reverse(case):
     f, args, wrt = case
     want = reference(f)(*args)
-    value, pull = transpliled_vjp(f, args, wrt)
+    value, pull = transpiler.vjp(f, *args, wrt=wrt)
     assert_close(value, want, 1e-12, 1e-12, what=f"{f.__name__} value")
     seed = RNG.uniform(0.5, 1.5, np.shape(want))
     got = pull(seed)
     got = got if isinstance(got, tuple) else (got,)
     for w, g in zip(wrt, got):
         assert_close(g, numeric_vjp(reference(f), args, w, seed), what=f"{f.__name__} d/d arg {w}")
-
-
-def transpliled_vjp(f, args, wrt):
-    return transpiler.vjp(f, *args, wrt=wrt)
 
 
 def test_forward(case):
@@ -325,7 +321,10 @@ def test_forward(case):
     assert_close(got, want, what=f"{f.__name__} forward")
 
 
-@pytest.mark.parametrize("index", [i for i, c in enumerate(CASES) if c[3]], ids=[IDS[i] for i, c in enumerate(CASES) if c[3]])
+SCALAR = [i for i, c in enumerate(CASES) if c[3]]
+
+
+@pytest.mark.parametrize("index", SCALAR, ids=[IDS[i] for i in SCALAR])
 def test_hvp(index):
     """u . H v against the mixed second difference of the runtime's value, for two directions u."""
     f, make, _, _ = CASES[index]
