@@ -272,7 +272,7 @@ CASES = [
     (losses, lambda: (sym(2, 3), np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])), (0,), True),
     (layers, lambda: (sym(4, 3), pos(3), sym(3)), (0, 1, 2), False),
     (creation_more, lambda: (sym(2, 3), sym()), (0, 1), False),
-    (rearranging, lambda: (sym(3, 4),), (0,), False),     # np.split: its VJP has no rule of its own
+    (rearranging, lambda: (sym(3, 4),), (0,), False),     # second order through a list: see the README
     (decompositions, lambda: (sym(4, 3), sym(4, 3)), (0, 1), False),
     (more_math, lambda: (sym(3, 2), np.array([[0.3, 0.0], [0.5, 1.2], [0.0, 0.8]])), (0, 1), True),
     (more_losses, lambda: (sym(2, 3), np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])), (0, 1), True),
