@@ -44,78 +44,19 @@ without the speed-up).  That happens when
 * the output is not one float array or a flat tuple/list of arrays.
 """
 
-import types
-
 import numpy as np
 
 from runtime.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
-from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
+from runtime.tensor import _TensorBase, _state, apply
 
 from .core.errors import TranspileError, Unresolved
 from .analysis.signature import cast_like, specialisation
 from .variants import transformer
+from .tensor_args import (as_array, contains_tensor, has_tensor, is_float_tensor, reads_variables, tensor,
+                          values, wrap_out)
 
 __all__ = ["call", "has_tensor"]
-
-
-def has_tensor(args, kwargs):
-    """Whether any argument (at any depth of lists/tuples/dicts) is a runtime tensor."""
-    for a in args:
-        if _contains_tensor(a):
-            return True
-    for v in kwargs.values():
-        if _contains_tensor(v):
-            return True
-    return False
-
-
-def _contains_tensor(x):
-    if isinstance(x, _TensorBase):
-        return True
-    if type(x) in (list, tuple):
-        return any(_contains_tensor(v) for v in x)
-    if type(x) is dict:
-        return any(_contains_tensor(v) for v in x.values())
-    return False
-
-
-def _values(x):
-    """The numpy value of ``x`` with tensors replaced at any depth of lists/tuples/dicts."""
-    if isinstance(x, _TensorBase):
-        return x._value
-    t = type(x)
-    if t is list or t is tuple:
-        return t(_values(v) for v in x)
-    if t is dict:
-        return {k: _values(v) for k, v in x.items()}
-    return x
-
-
-def _wrap_out(x):
-    """Outputs of a tape-free call: arrays become Tensors, containers keep their structure."""
-    if isinstance(x, _TensorBase):
-        return x
-    if isinstance(x, (np.ndarray, np.generic)):
-        return _tensor(x)
-    t = type(x)
-    if t is list or t is tuple:
-        return t(_wrap_out(v) for v in x)
-    if t is dict:
-        return {k: _wrap_out(v) for k, v in x.items()}
-    if t is float:
-        return _tensor(np.float64(x))
-    return x
-
-
-def _tensor(value):
-    t = Tensor.__new__(Tensor)
-    t._value = value
-    return t
-
-
-def _is_float_tensor(x):
-    return isinstance(x, _TensorBase) and x._value.dtype.kind in "fc"
 
 
 # --- entry point --------------------------------------------------------------------------
@@ -126,7 +67,7 @@ def call(d, args, kwargs):
     recorders = _state.tapes
     if not recorders:
         # no tape: nothing to record, run at numpy speed
-        return _wrap_out(fn(*[_values(a) for a in args], **{k: _values(v) for k, v in kwargs.items()}))
+        return wrap_out(fn(*[values(a) for a in args], **{k: values(v) for k, v in kwargs.items()}))
     if any(hasattr(rec, "_tangents") for rec in recorders):
         out = _forward_call(d, args, kwargs)
         if out is not _OP_BY_OP:
@@ -153,16 +94,16 @@ def _bind(t, args, kwargs):
     else:
         pos, kw = args, {}
     for v in kw.values():
-        if _contains_tensor(v) and (not isinstance(v, _TensorBase) or _is_float_tensor(v)):
+        if contains_tensor(v) and (not isinstance(v, _TensorBase) or is_float_tensor(v)):
             return None
     wrt = []
     for i, a in enumerate(pos):
         if isinstance(a, _TensorBase):
-            if _is_float_tensor(a):
+            if is_float_tensor(a):
                 wrt.append(i)
-        elif type(a) in (list, tuple, dict) and _contains_tensor(a):
+        elif type(a) in (list, tuple, dict) and contains_tensor(a):
             return None
-    if not wrt or _reads_variables(t.fn, pos):
+    if not wrt or reads_variables(t.fn, pos):
         return None
     return pos, kw, tuple(wrt)
 
@@ -254,13 +195,13 @@ def _forward_call(d, args, kwargs):
             if _state.tapes and type(out) not in (tuple, list):
                 tangent = _recorded_jvp(t, wrt, pos, kw, out, seeds)
             else:   # numbers only (a tape recording too sees no path through a tuple's tangents)
-                named = dict(zip(forward.seed_name, _values(seeds)))
-                tangent = forward.function(*[_values(a) for a in pos], **_values(kw), **named)[1]
+                named = dict(zip(forward.seed_name, values(seeds)))
+                tangent = forward.function(*[values(a) for a in pos], **values(kw), **named)[1]
         tangents = tangent if type(out) in (tuple, list) else (tangent,)
         for o, tg in zip(outs, tangents):
             if isinstance(o, _TensorBase):
                 tg = cast_like(tg, o._value)
-                acc._tangents[id(o)] = (o, tg if isinstance(tg, _TensorBase) else _tensor(_as_array(tg)))
+                acc._tangents[id(o)] = (o, tg if isinstance(tg, _TensorBase) else tensor(as_array(tg)))
     return out
 
 
@@ -271,7 +212,7 @@ def _recorded_jvp(t, wrt, pos, kw, out, seeds):
     from runtime.tape import GradientTape
 
     gen = t.get(wrt[0] if len(wrt) == 1 else wrt, False)
-    u = _tensor(np.zeros(np.shape(out._value), dtype=out._value.dtype))
+    u = tensor(np.zeros(np.shape(out._value), dtype=out._value.dtype))
     with GradientTape() as tape:
         tape.watch(u)
         pulled = _call_generated(gen.function, pos, {**kw, gen.seed_name: u})
@@ -282,7 +223,7 @@ def _recorded_jvp(t, wrt, pos, kw, out, seeds):
 def _tangent_of(entry, primal):
     if entry is not None and entry[0] is primal:
         return entry[1]
-    return _tensor(np.zeros(np.shape(primal._value), dtype=primal._value.dtype))
+    return tensor(np.zeros(np.shape(primal._value), dtype=primal._value.dtype))
 
 
 class _without:
@@ -354,9 +295,9 @@ class _Entry:
                 out = fn(*vals, **kwargs)
             if type(out) in (tuple, list):
                 c.single = False
-                c.outs = [_as_array(o) for o in out]
+                c.outs = [as_array(o) for o in out]
                 return _HUB
-            return _as_array(out)
+            return as_array(out)
 
         def primitive(*args, **kwargs):  # the key under which the Rule is registered
             raise RuntimeError("internal: called only through runtime.tensor.apply")
@@ -407,7 +348,7 @@ class _Entry:
 
     def run(self, pos, kw):
         c = _Call()
-        kwargs = {k: _values(v) for k, v in kw.items()}
+        kwargs = {k: values(v) for k, v in kw.items()}
         kwargs[_KW] = c
         out = apply(self.primitive, pos, kwargs)
         if c.single:
@@ -475,17 +416,6 @@ def _connected(gen, n):
     return out
 
 
-def _as_array(x):
-    if isinstance(x, (np.ndarray, np.generic)):
-        return x
-    if isinstance(x, _TensorBase):
-        return x._value
-    if isinstance(x, float):
-        return np.float64(x)
-    arr = np.asarray(x)
-    return arr[()] if arr.ndim == 0 else arr
-
-
 # --- several outputs: a hub op plus one pick op per output --------------------------------
 
 _HUB = np.float32(0.0)
@@ -507,80 +437,3 @@ def _pick(n, k):
         define(pick, vjp=(_slot_vjp(k, n),), name=f"transpiled output {k}", impl=impl)
         fn = _PICKS[key] = pick
     return fn
-
-
-# --- variables read without being passed ---------------------------------------------------
-
-def _reads_variables(fn, args):
-    """Does ``fn`` (or a function it calls) read a Variable it is not given as a parameter?
-
-    Looks at closure cells, the globals its code names, and the attributes its code names
-    on argument objects (``self.w``, ``model.layer.kernel``), a few levels deep.
-    """
-    seen = set()
-    raw = getattr(fn, "__func__", fn)
-    names = _code_names(raw.__code__) if isinstance(raw, types.FunctionType) else None
-    for a in args:
-        if not isinstance(a, (_TensorBase, np.ndarray, np.generic, int, float, complex, str)):
-            if _holds_variable(a, 3, seen, names):
-                return True
-    return _function_reads(fn, seen, 0)
-
-
-def _function_reads(fn, seen, depth):
-    if isinstance(fn, _SKIP_CALLEES):  # modules (numpy's __getattr__ is slow), classes, ufuncs
-        return False
-    fn = getattr(fn, "_fn", fn)  # a Differentiable callee
-    fn = getattr(fn, "__func__", fn)
-    if id(fn) in seen or depth > 4 or not isinstance(fn, types.FunctionType):
-        return False
-    seen.add(id(fn))
-    names = _code_names(fn.__code__)
-    for cell in fn.__closure__ or ():
-        try:
-            v = cell.cell_contents
-        except ValueError:
-            continue
-        if _holds_variable(v, 3, seen, names) or _function_reads(v, seen, depth + 1):
-            return True
-    g = fn.__globals__
-    for name in names:
-        if name in g:
-            v = g[name]
-            if _holds_variable(v, 3, seen, names) or _function_reads(v, seen, depth + 1):
-                return True
-    return False
-
-
-def _code_names(code):
-    names = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            names |= _code_names(c)
-    return names
-
-
-_SKIP_CALLEES = (types.ModuleType, type, types.BuiltinFunctionType, np.ufunc, np.ndarray, np.generic,
-                 int, float, complex, str, bytes, bool, type(None))
-
-_SKIP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-         np.ndarray, np.generic, np.ufunc, str, bytes, int, float, complex, bool)
-
-
-def _holds_variable(x, depth, seen, names):
-    """A Variable in ``x``: itself, an item of a container, or an attribute the code names."""
-    if type(x) is Variable:
-        return True
-    if depth <= 0 or isinstance(x, _SKIP) or isinstance(x, _TensorBase) or id(x) in seen:
-        return False
-    seen.add(id(x))
-    t = type(x)
-    if t in (list, tuple, set, frozenset):
-        return any(_holds_variable(v, depth - 1, seen, names) for v in x)
-    if t is dict:
-        return any(_holds_variable(v, depth - 1, seen, names) for v in x.values())
-    d = getattr(x, "__dict__", None)
-    if isinstance(d, dict):
-        return any(_holds_variable(v, depth - 1, seen, names) for k, v in d.items()
-                   if names is None or k in names)
-    return False
