@@ -85,6 +85,12 @@ def avg_pool(x, sizes, strides):
     return tf.reduce_sum(tf.square(tf.nn.avg_pool(x, sizes, strides, 'SAME')))
 
 
+def one_d(x, k):
+    y = tf.nn.conv1d(x, k, 1, 'SAME') + tf.nn.conv1d(x, k, [1, 1, 1], 'SAME', dilations=1)
+    return (tf.reduce_sum(tf.square(tf.nn.max_pool1d(y, 2, 1, 'SAME'))) + tf.reduce_sum(tf.nn.avg_pool1d(y, 3, 2, 'VALID'))
+            + tf.reduce_sum(tf.tanh(tf.nn.conv1d(x, k, 2, 'VALID'))))
+
+
 def avg_pool2d_valid(x):
     return tf.nn.avg_pool2d(x, [2, 3], [1, 2], 'VALID')
 
@@ -218,7 +224,11 @@ def decompositions(a, b):
             + tf.reduce_sum(tf.abs(tf.linalg.diag_part(r))) + tf.reduce_sum(tf.matmul(q, r) * b)
             + tf.reduce_sum(tf.linalg.pinv(a) * tf.transpose(b)) + tf.reduce_sum(tf.linalg.lstsq(a, b[:, :2]))
             + tf.reduce_sum(tf.linalg.lstsq(a, b[:, :2], l2_regularizer=0.5))
-            + tf.reduce_sum(tf.linalg.band_part(a, 1, 0) * b) + tf.reduce_sum(tf.linalg.svd(a, compute_uv=False) ** 2))
+            + tf.reduce_sum(tf.linalg.band_part(a, 1, 0) * b) + tf.reduce_sum(tf.linalg.svd(a, compute_uv=False) ** 2)
+            + tf.reduce_sum(tf.slice(a, [1, 0], [2, -1]) * tf.slice(b, [0, 1], [2, 2])[:, :1])
+            + tf.reduce_sum(tf.linalg.triangular_solve(tf.matmul(a, a, adjoint_a=True) + 3.0 * tf.eye(3, dtype=tf.float64), b[:3])
+                            * tf.linalg.triangular_solve(tf.linalg.adjoint(a[:3]) + 3.0 * tf.eye(3, dtype=tf.float64),
+                                                         b[1:], lower=False, adjoint=True)))
 
 
 def more_math(x, y):
@@ -253,6 +263,7 @@ CASES = [
     (max_pool2d_valid, lambda: (sym(1, 4, 5, 2),), (0,), False),
     (avg_pool, lambda: (sym(2, 5, 5, 3), [1, 2, 2, 1], [1, 2, 2, 1]), (0,), True),
     (avg_pool2d_valid, lambda: (sym(1, 4, 7, 2),), (0,), False),
+    (one_d, lambda: (sym(2, 7, 3), sym(3, 3, 2)), (0, 1), True),
     (reductions, lambda: (pos(3, 4, 2),), (0,), False),
     (reductions_stats, lambda: (pos(3, 4),), (0,), False),
     (elementwise, lambda: (pos(3, 4),), (0,), False),

@@ -10,7 +10,7 @@ from runtime.rules.support import dtype_of
 from .tfops import axis_, one_hot_, ones_, value_, where_true_
 
 __all__ = ["transpose", "gather", "where", "one_hot", "fill", "linspace", "split", "split_points_", "unstack",
-           "sort", "boolean_mask", "gather_nd", "roll", "repeat", "top_k", "top_k_indices_",
+           "sort", "boolean_mask", "slice_of", "slices_", "gather_nd", "roll", "repeat", "top_k", "top_k_indices_",
            "unsorted_segment_sum", "segment_sum", "unsorted_segment_mean", "segment_mean",
            "membership_", "segment_sizes_", "reverse", "pad"]
 
@@ -80,6 +80,18 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     if axis is None or axis == 0:
         return tensor[value_(mask).astype(bool)]
     return np.compress(np.ravel(value_(mask)).astype(bool), tensor, axis=axis)
+
+
+def slice_of(input_, begin, size, name=None):
+    """``tf.slice`` (not named ``slice``: generated code of this module calls the builtin)."""
+    return input_[slices_(input_, begin, size)]
+
+
+def slices_(input_, begin, size):
+    """TF's begin/size (a size of -1 takes the rest) as a tuple of slices."""
+    starts = [int(v) for v in np.ravel(value_(begin))]
+    sizes = [int(v) for v in np.ravel(value_(size))]
+    return tuple(slice(b, n if c == -1 else b + c) for b, c, n in zip(starts, sizes, np.shape(input_)))
 
 
 def gather_nd(params, indices, name=None):
@@ -152,4 +164,4 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     return np.pad(tensor, paddings, constant_values=constant_values)
 
 
-nondifferentiable(split_points_, top_k_indices_, membership_, segment_sizes_)
+nondifferentiable(slices_, split_points_, top_k_indices_, membership_, segment_sizes_)

@@ -7,7 +7,7 @@ from runtime.rules.support import dtype_of
 
 from .tfops import axis_, value_
 
-__all__ = ["matmul", "matvec", "solve", "inv", "trace", "diag_part", "diag", "matrix_transpose", "band_part",
+__all__ = ["matmul", "matvec", "solve", "inv", "trace", "diag_part", "diag", "matrix_transpose", "adjoint", "triangular_solve", "band_part",
            "band_mask_", "svd", "qr", "pinv", "pinv_rcond_", "lstsq", "logdet", "norm",
            "l2_normalize"]
 
@@ -62,6 +62,16 @@ def matrix_transpose(a, name=None, conjugate=False):
     if conjugate:
         a = np.conj(a)
     return np.swapaxes(a, -1, -2)
+
+
+def adjoint(matrix, name=None):
+    return np.conj(np.swapaxes(matrix, -1, -2))
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """Only the lower (upper) triangle is read, so only it gets a gradient, as in TF."""
+    triangle = band_part(matrix, -1, 0) if lower else band_part(matrix, 0, -1)
+    return solve(triangle, rhs, adjoint=adjoint)
 
 
 def band_part(input, num_lower, num_upper, name=None):

@@ -16,9 +16,11 @@ from runtime.rules.registry import nondifferentiable
 from .tfops import axis_
 
 __all__ = ["conv2d_config_", "pool_config_", "conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool",
-           "softmax", "log_softmax", "leaky_relu", "elu", "selu", "gelu", "silu", "l2_loss", "bias_add",
-           "moments", "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "batch_normalization", "embedding_lookup", "compute_average_loss"]
+           "one_d_", "conv1d", "max_pool1d", "avg_pool1d", "softmax", "log_softmax", "leaky_relu",
+           "elu", "selu", "gelu", "silu", "l2_loss", "bias_add", "moments", "batch_normalization",
+           "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits",
+           "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",
+           "compute_average_loss", "embedding_lookup"]
 
 
 # --- convolution and pooling --------------------------------------------------------------------
@@ -83,6 +85,40 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     k, st, pads = pool_config_(input, ksize, strides, padding, data_format, "avg_pool", False)
     return conv.avg_pool2d(input, k, st, pads)
+
+
+def _nwc(x, op, data_format):
+    if data_format not in (None, "NWC"):
+        raise ValueError(f"{op}: only the NWC data format is supported; transpose the input with "
+                         f"tf.transpose(x, [0, 2, 1])")
+    if np.ndim(x) != 3:
+        raise ValueError(f"{op}: the input must be 3-D [batch, width, channels], got shape {np.shape(x)}")
+
+
+def one_d_(x, op, data_format, *widths):
+    """Checks a 1-D op's input; TF's 1-D int / [n] / [1, n, 1] arguments as the 2-D ops' (1, n)."""
+    _nwc(x, op, data_format)
+    return tuple((1, 1 if w is None else _tfconv._single(w, "argument", op)) for w in widths)
+
+
+nondifferentiable(one_d_)
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """conv2d over a height of 1."""
+    st, dl = one_d_(input, "conv1d", data_format, stride, dilations)
+    out = conv2d(np.expand_dims(input, 1), np.expand_dims(filters, 0), st, padding, dilations=dl)
+    return np.squeeze(out, axis=1)
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    k, st = one_d_(input, "max_pool1d", data_format, ksize, strides)
+    return np.squeeze(max_pool2d(np.expand_dims(input, 1), k, st, padding), axis=1)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    k, st = one_d_(input, "avg_pool1d", data_format, ksize, strides)
+    return np.squeeze(avg_pool2d(np.expand_dims(input, 1), k, st, padding), axis=1)
 
 
 # --- activations and losses ---------------------------------------------------------------------
