@@ -55,7 +55,7 @@ class _Transformer:
     def __init__(self, fn):
         self._fn = weakref.ref(fn)   # held weakly: _TRANSFORMERS is keyed by fn and must let it go
         self.cache = {}
-        self.fast = {}          # (wrt, preserve_result, optimized, signature) -> run(args, seed)
+        self.fast = {}          # (wrt, preserve_result, optimized, budget, jit) -> {signature: run(args, seed)}
         self.deferred = None
         self.signature = inspect.signature(fn)
 
@@ -122,13 +122,23 @@ class _Transformer:
             self._indexed = signature.subscripted(self.fn)
         return signature.specialisation(bound.arguments, self._indexed)
 
+    def calls(self, wrt, preserve_result, optimized=True, memory_budget=None, jit=False):
+        """The table ``signature.key_of(args) -> run(args, seed)`` of one way of calling (``call``
+        fills it with each signature it has checked): a caller holding it (``grad(f)``) goes
+        straight to the variant on later calls."""
+        key = (_key(wrt), preserve_result, optimized, memory_budget, bool(jit))
+        table = self.fast.get(key)
+        if table is None:
+            table = self.fast[key] = {}
+        return table
+
     def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True, memory_budget=None,
              jit=False):
         """Run the variant for these arguments (``jit``: compiled with numba, jit.py)."""
         sig = None if kwargs else signature.key_of(args)
-        fast_key = (_key(wrt), preserve_result, optimized, sig, memory_budget) + (("jit",) if jit else ())
+        table = self.calls(wrt, preserve_result, optimized, memory_budget, jit)
         if sig is not None:
-            fast = self.fast.get(fast_key)
+            fast = table.get(sig)
             if fast is not None:            # this signature was checked before: run its variant
                 return fast(args, seed)
         gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized,
@@ -143,9 +153,9 @@ class _Transformer:
         if not gen.single and len(gen.wrt) == 1:      # wrt=(0,): a tuple of one gradient
             out = ((out[0],), out[1]) if preserve_result else (out,)
         if sig is not None:
-            fast = signature.fast_call(gen, self.signature, len(args), preserve_result)
+            fast = signature.fast_call(gen, self.signature, args, preserve_result)
             if fast is not None:
-                self.fast[fast_key] = fast
+                table[sig] = fast
         return out
 
 

@@ -34,10 +34,10 @@ def key_of(args):
     out = []
     for a in args:
         cls = a.__class__
-        if cls is _NDARRAY:
-            out.append((a.dtype, a.ndim))
-        elif cls is float or cls is int:
+        if cls is float or cls is int:
             out.append(cls)
+        elif cls is _NDARRAY:
+            out.append((a.dtype, a.ndim))
         elif cls in _CONTAINERS:
             return None
         else:
@@ -131,10 +131,11 @@ def split_arrays(spec):
     return out
 
 
-def fast_call(gen, sig, nargs, preserve_result):
-    """``run(args, seed)`` for later calls with the same signature (``signature.key_of``): the
+def fast_call(gen, sig, args, preserve_result):
+    """``run(args, seed)`` for later calls with the signature of ``args`` (``key_of``): the
     generated function and the cast of each gradient to its parameter's dtype, nothing else.
     None when a ``wrt`` parameter is not among the positional arguments."""
+    nargs = len(args)
     params = list(sig.parameters.values())
     if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params[:nargs]):
         return None
@@ -147,14 +148,13 @@ def fast_call(gen, sig, nargs, preserve_result):
     wrap = not gen.single and one              # wrt=(0,): a tuple of one gradient
     first = where[0]
 
-    floats = []      # filled on the first call: the signature fixes which wrt values are floats
+    if not wrap and all(args[i].__class__ is float for i in where):   # the signature fixes the classes
+        def run_floats(args, seed):            # Python floats' gradients are floats: nothing to cast
+            return function(*args) if seed is None else function(*args, **{seed_name: seed})
+        return run_floats
 
     def run(args, seed):
         out = function(*args) if seed is None else function(*args, **{seed_name: seed})
-        if not floats:
-            floats.append(all(args[i].__class__ is float for i in where))
-        if floats[0] and not wrap:
-            return out               # Python floats' gradients are floats: nothing to cast
         grads = out[0] if preserve_result else out
         if one:
             grads = cast_like(grads, args[first])
