@@ -161,7 +161,7 @@ class _Transformer:
 
 def _restructured(gen, signature_, args, kwargs, preserve_result, result):
     """Gradients with respect to a dict, list or tuple argument in that argument's structure,
-    and each in its parameter's dtype."""
+    and each (each leaf of a structure) in its parameter's dtype."""
     seed = getattr(gen, "seed_name", None)          # a split pair (vjp) has none
     bound = signature_.bind(*args, **{k: v for k, v in kwargs.items() if k != seed})
     likes = [bound.arguments.get(name) for name in gen.wrt]
@@ -171,9 +171,9 @@ def _restructured(gen, signature_, args, kwargs, preserve_result, result):
     if not any(isinstance(like, (list, tuple, dict)) for like in likes):
         return result
     if len(gen.wrt) == 1:
-        grads = restructure(grads, likes[0])
+        grads = signature.cast_tree(restructure(grads, likes[0]), likes[0])
     else:
-        grads = tuple(restructure(g, like) for g, like in zip(grads, likes))
+        grads = tuple(signature.cast_tree(restructure(g, like), like) for g, like in zip(grads, likes))
     return (grads, value) if preserve_result else grads
 
 
