@@ -101,12 +101,15 @@ def chain(x, y):
 
 
 def test_float_variant_folds_single_use_temporaries_and_stays_exact():
-    """``t1 = b + a`` / ``c = math.tanh(t1)`` is generated as ``c = math.tanh(b + a)`` (and
-    adjoint temporaries alike), and the gradient still matches central differences."""
+    """``t4 = b + a`` / ``c = math.tanh(t4)`` is generated as ``c = tanh(b + a)`` (and adjoint
+    temporaries alike; ``from math import tanh``), and the gradient still matches central
+    differences."""
     d = differentiate(chain, wrt=(0, 1))
-    special = _variant(d, 0.7, -0.4).source
-    assert "math.tanh(b + a)" in special and "math.tanh(t4)" in d.source, special
-    assert "b = a * 0.9 + x * 0.1" in special and "t2 =" not in special, special
+    special = "\n".join(ln.strip() for ln in _variant(d, 0.7, -0.4).source.splitlines()
+                        if not ln.strip().startswith("#"))            # the code, not the comments
+    assert "\nc = tanh(b + a)\n" in special and "math.tanh(t4)" in d.source, special
+    assert "\nb = a * 0.9 + x * 0.1\n" in special and "t2 =" not in special, special
+    assert "from math import" in special and "math." not in special, special    # bare names
     g = grad(chain, wrt=(0, 1))
     for x, y in ((0.7, -0.4), (-1.3, 2.0)):
         gx, gy = g(x, y)
