@@ -407,3 +407,20 @@ def test_same_structure_with_integer_leaves_is_checked_again():
     g([0.5, 2.0], 3.0)
     with pytest.raises(TypeError, match="integer"):
         g([1, 2], 3.0)
+
+
+def list_total(p, x):
+    s = 0.0
+    for v in p:
+        s = s + np.sin(v * x)
+    return s
+
+
+def test_lists_of_any_length_share_one_key_and_get_their_own_length_back():
+    g = grad(list_total)
+    for p in ([0.5, 2.0], [0.5, 2.0, -1.0], [0.3], [0.5, 2.0]):
+        got = g(p, 3.0)
+        assert type(got) is list and len(got) == len(p)
+        for gl, want in zip(got, _fd_leaves(list_total, p, 3.0)):
+            assert_close(gl, want, 1e-6, 1e-8)
+    assert len(g._checked) == 1, list(g._checked)

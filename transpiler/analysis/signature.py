@@ -35,7 +35,9 @@ _NDARRAY = np.ndarray
 
 def key_of(args):
     """The signature of positional ``args`` (an iterable): a tuple of one entry per argument,
-    a container's entry holding its items' signatures (and a dict's keys)."""
+    a container's entry holding its items' signatures (and a dict's keys); a list or tuple
+    whose items are all alike holds one, so its length is not part of the key (as in
+    ``structure``: the code does not depend on it, and a new length must not grow the table)."""
     out = []
     for a in args:
         cls = a.__class__
@@ -44,7 +46,10 @@ def key_of(args):
         elif cls is _NDARRAY:
             out.append((a.dtype, a.ndim))
         elif cls is list or cls is tuple:
-            out.append((cls, key_of(a)))
+            inner = key_of(a)
+            if inner and inner.count(inner[0]) == len(inner):     # all alike: any length, one key
+                inner = (inner[0], ...)
+            out.append((cls, inner))
         elif cls is dict:
             out.append((cls, tuple(a), key_of(a.values())))
         else:
