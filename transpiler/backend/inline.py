@@ -28,15 +28,12 @@ import ast
 
 import numpy as np
 
+from .release import _INTROSPECT, _NESTED
 from ..core.astutil import walk
 from ..core.ir import COMMENT
 from ..modes.floats import MATH
 
 __all__ = ["inline_temporaries"]
-
-_NESTED = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp, ast.SetComp,
-           ast.DictComp, ast.GeneratorExp, ast.Global, ast.Nonlocal, ast.NamedExpr)
-_INTROSPECT = {"locals", "vars", "eval", "exec"}
 
 
 def _pure_function(fn, nargs):
