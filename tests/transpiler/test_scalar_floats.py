@@ -180,3 +180,14 @@ def test_inlined_temporaries_give_bit_identical_values(source, x, y):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert np.array_equal(g, w, equal_nan=True), (source, ast.unparse(tree))
+
+
+def test_calls_that_consume_an_iterator_are_not_moved():
+    """``math.fsum(it)`` read later would see what a call in between left of the iterator."""
+    source = "def f(it):\n    t = math.fsum(it)\n    u = math.fsum(it)\n    return (u, t)\n"
+    tree = ast.parse(source)
+    inline_temporaries(tree.body[0], lambda node: eval(compile(ast.Expression(node), "<r>", "eval"),
+                                                          {"math": math}))
+    namespace = {"math": math}
+    exec(compile(ast.fix_missing_locations(tree), "<inline test>", "exec"), namespace)
+    assert namespace["f"](iter([1.0, 2.0])) == (0.0, 3.0), ast.unparse(tree)

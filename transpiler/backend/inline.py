@@ -12,8 +12,10 @@ between could change what it reads:
 
 * the temporary is assigned once, read once, at the top level, and is not a parameter;
 * its value, every statement it moves across and the statement that reads it are *plain*:
-  names, constants, arithmetic, tuples, and calls without keywords of ``math`` functions or
-  numpy ufuncs (with no ``out`` argument) -- nothing that can mutate a value or call the user;
+  names, constants, arithmetic, tuples, and calls without keywords of ``math`` functions of
+  numbers or numpy ufuncs (with no ``out`` argument) -- nothing that can mutate a value or
+  advance an iterator (arithmetic on the user's own objects is taken to be free of effects,
+  as dead-code elimination in optimize.py already takes it);
 * none of the statements it moves across rebinds a name it reads (otherwise it is put back,
   unchanged, just before that statement);
 * nothing is moved in a function with ``try`` handlers (``sugar.guard``), a nested scope or a
@@ -36,9 +38,14 @@ from ..modes.floats import MATH
 __all__ = ["inline_temporaries"]
 
 
+_ITERATING = {"fsum", "prod", "dist", "sumprod"}
+"""``math`` functions that consume an iterable argument: moved, they could read an iterator
+another call has consumed in between."""
+
+
 def _pure_function(fn, nargs):
     if getattr(fn, "__module__", None) == "math" and callable(fn):
-        return True
+        return getattr(fn, "__name__", "") not in _ITERATING
     if isinstance(fn, np.ufunc):
         return nargs == fn.nin            # one more positional argument would be ``out``
     try:
