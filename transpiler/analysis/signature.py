@@ -34,10 +34,8 @@ _NDARRAY = np.ndarray
 
 
 def key_of(args):
-    """The signature of positional ``args`` (an iterable): a tuple of one entry per argument,
-    a container's entry holding its items' signatures (and a dict's keys); a list or tuple
-    whose items are all alike holds one, so its length is not part of the key (as in
-    ``structure``: the code does not depend on it, and a new length must not grow the table)."""
+    """The signature of positional ``args``: a tuple of one entry per argument, a container's
+    entry holding its items' signatures (``_items``) and a dict's keys."""
     out = []
     for a in args:
         cls = a.__class__
@@ -46,16 +44,28 @@ def key_of(args):
         elif cls is _NDARRAY:
             out.append((a.dtype, a.ndim))
         elif cls is list or cls is tuple:
-            inner = key_of(a)
-            if inner and inner.count(inner[0]) == len(inner):     # all alike: any length, one key
-                inner = (inner[0], ...)
-            out.append((cls, inner))
+            out.append((cls, _items(a)))
         elif cls is dict:
-            out.append((cls, tuple(a), key_of(a.values())))
+            out.append((cls, tuple(a), _items(a.values())))
         else:
             dtype = getattr(a, "dtype", None)          # a numpy scalar, an array subclass, a tensor
             out.append(cls if dtype is None else (cls, dtype))
     return tuple(out)
+
+
+def _items(items):
+    """The signatures of a container's ``items`` (a list, tuple or dict view): ``(key, ...)``
+    when they are all alike, so the length is not part of the key (as in ``structure``: the
+    code does not depend on it, and a new length must not grow the table), found without
+    building a list as long as the container (a budgeted gradient counts what a call holds)."""
+    first = None
+    for n, x in enumerate(items):
+        k = key_of((x,))[0]
+        if n == 0:
+            first = k
+        elif k != first:
+            return key_of(items)                   # not all alike: one entry per item
+    return () if first is None else (first, ...)
 
 
 def cast_like(g, x):
