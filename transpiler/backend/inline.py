@@ -33,7 +33,6 @@ import numpy as np
 from .release import _INTROSPECT, _NESTED
 from ..core.astutil import walk
 from ..core.ir import COMMENT
-from ..modes.floats import MATH
 
 __all__ = ["inline_temporaries"]
 
@@ -48,10 +47,7 @@ def _pure_function(fn, nargs):
         return getattr(fn, "__name__", "") not in _ITERATING
     if isinstance(fn, np.ufunc):
         return nargs == fn.nin            # one more positional argument would be ``out``
-    try:
-        return fn in MATH
-    except TypeError:
-        return False
+    return False
 
 
 def _plain(node, resolve):
