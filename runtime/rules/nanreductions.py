@@ -7,6 +7,7 @@ import numpy as np
 
 from .reductions import max_jvp, max_vjp
 from .registry import define
+from .statistics import cumprod_jvp, cumprod_vjp
 from .support import expand_reduced, shape_of
 
 
@@ -121,12 +122,10 @@ define(np.nancumsum, vjp=(nancumsum_vjp,), jvp=(nancumsum_jvp,))
 
 # nancumprod: NaNs count as 1 (cumprod's rule on the cleaned input, nothing to the NaNs)
 def nancumprod_vjp(g, ans, a, axis=None, dtype=None, out=None):
-    from .statistics import cumprod_vjp
     return np.where(np.isnan(a), 0.0, cumprod_vjp(g, ans, np.where(np.isnan(a), 1.0, a), axis))
 
 
 def nancumprod_jvp(t, ans, a, axis=None, dtype=None, out=None):
-    from .statistics import cumprod_jvp
     return cumprod_jvp(np.where(np.isnan(a), 0.0, t), ans, np.where(np.isnan(a), 1.0, a), axis)
 
 

@@ -240,6 +240,11 @@ define(np.cumprod, vjp=(cumprod_vjp,), jvp=(cumprod_jvp,))
 
 # --- diff: the adjoint of one difference is minus the difference of g padded with zeros ---------
 
+def padding(ndim, ax, ends):
+    """``np.pad``'s pad_width for ``ends`` along axis ``ax`` only."""
+    return [ends if i == ax else (0, 0) for i in range(ndim)]
+
+
 def end_length(end, axis, ndim):
     """How many elements a ``prepend=`` / ``append=`` value adds along ``axis`` (0 for None)."""
     if end is None:
@@ -258,10 +263,7 @@ def diff_vjp(g, ans, a, n=1, axis=-1, prepend=None, append=None):
 def diff_jvp(t, ans, a, n=1, axis=-1, prepend=None, append=None):
     lo = end_length(prepend, axis, np.ndim(a))
     hi = end_length(append, axis, np.ndim(a))
-    ax = axis % np.ndim(a)
-    width = [(0, 0)] * np.ndim(a)
-    width[ax] = (lo, hi)
-    return np.diff(np.pad(t, width), n=n, axis=axis)
+    return np.diff(np.pad(t, padding(np.ndim(a), axis % np.ndim(a), (lo, hi))), n=n, axis=axis)
 
 
 define(np.diff, vjp=(diff_vjp,), jvp=(diff_jvp,))
@@ -290,11 +292,8 @@ def trapezoid_vjp_y(g, ans, y, x=None, dx=1.0, axis=-1):
     ax = axis % np.ndim(y)
     lo, hi = pairs(y, ax)
     h = np.expand_dims(g, ax) * trapezoid_steps(y, x, dx, ax) / 2.0 * np.ones(shape_of(lo))
-    width = [(0, 0)] * np.ndim(y)
-    width[ax] = (0, 1)
-    left = np.pad(h, width)
-    width[ax] = (1, 0)
-    return unbroadcast(left + np.pad(h, width), y)
+    left = np.pad(h, padding(np.ndim(y), ax, (0, 1)))
+    return unbroadcast(left + np.pad(h, padding(np.ndim(y), ax, (1, 0))), y)
 
 
 def trapezoid_vjp_x(g, ans, y, x=None, dx=1.0, axis=-1):
