@@ -165,17 +165,16 @@ def check_lstsq(a, b):
             f"rank changes); this {m}x{n} matrix has rank {rank}")
 
 
-def lstsq_grads(gx, gres, gs, ans, a, b):
-    """(d a, d b) of ``x, residuals, rank, s = np.linalg.lstsq(a, b)`` given the cotangents."""
+def lstsq_grads(gx, gres, gs, x, res, a, b):
+    """(d a, d b) of ``x, res, rank, s = np.linalg.lstsq(a, b)`` given the cotangents."""
     check_lstsq(a, b)
-    x = ans[0]
     pa = np.linalg.pinv(a)
     b2 = np.expand_dims(b, -1) if np.ndim(b) == 1 else b
     gx2 = np.expand_dims(gx, -1) if np.ndim(b) == 1 else gx
     x2 = np.expand_dims(x, -1) if np.ndim(b) == 1 else x
     ga = pinv_grad(np.matmul(gx2, T(b2)), pa, a)
     gb = np.matmul(T(pa), gx2)
-    if shape_of(ans[1])[0] > 0 and any_nonzero(gres):   # ||b - a x||^2: d = -2 r^T (da x - db)
+    if shape_of(res)[0] > 0 and any_nonzero(gres):   # ||b - a x||^2: d = -2 r^T (da x - db)
         r = (b2 - np.matmul(a, x2)) * gres
         ga = ga - 2 * np.matmul(r, T(x2))
         gb = gb + 2 * r
@@ -187,12 +186,12 @@ def lstsq_grads(gx, gres, gs, ans, a, b):
 
 def lstsq_vjp_a(g, ans, a, b, rcond=None):
     gx, gres, _, gs = items_like(g, ans)
-    return lstsq_grads(gx, gres, gs, ans, a, b)[0]
+    return lstsq_grads(gx, gres, gs, ans[0], ans[1], a, b)[0]
 
 
 def lstsq_vjp_b(g, ans, a, b, rcond=None):
     gx, gres, _, gs = items_like(g, ans)
-    return lstsq_grads(gx, gres, gs, ans, a, b)[1]
+    return lstsq_grads(gx, gres, gs, ans[0], ans[1], a, b)[1]
 
 
 def lstsq_tangents(ta, tb, ans, a, b):
@@ -218,12 +217,16 @@ def lstsq_tangents(ta, tb, ans, a, b):
     return (np.reshape(dx, shape_of(x)), dres, np.zeros_like(rank), ds)
 
 
+# Each returns a tuple literal: forward mode adds a and b's tuple terms item by item only when it
+# sees their items (`+` on two tuples would concatenate them and drop b's term).
 def lstsq_jvp_a(t, ans, a, b, rcond=None):
-    return lstsq_tangents(t, None, ans, a, b)
+    d = lstsq_tangents(t, None, ans, a, b)
+    return (d[0], d[1], d[2], d[3])
 
 
 def lstsq_jvp_b(t, ans, a, b, rcond=None):
-    return lstsq_tangents(None, t, ans, a, b)
+    d = lstsq_tangents(None, t, ans, a, b)
+    return (d[0], d[1], d[2], d[3])
 
 
 @primitive
@@ -233,11 +236,11 @@ def lstsq_solution(a, b, rcond=None):
 
 
 def lstsq_solution_vjp_a(g, ans, a, b, rcond=None):
-    return lstsq_grads(g, 0, 0, (ans, np.zeros(0)), a, b)[0]
+    return lstsq_grads(g, 0, 0, ans, np.zeros(0), a, b)[0]
 
 
 def lstsq_solution_vjp_b(g, ans, a, b, rcond=None):
-    return lstsq_grads(g, 0, 0, (ans, np.zeros(0)), a, b)[1]
+    return lstsq_grads(g, 0, 0, ans, np.zeros(0), a, b)[1]
 
 
 def lstsq_solution_jvp_a(t, ans, a, b, rcond=None):
