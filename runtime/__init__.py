@@ -36,6 +36,7 @@ from .module import Module, name_scope  # noqa: F401
 from .printing import print_ as print, get_logger  # noqa: F401,A001
 from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
 from . import math, nn  # noqa: F401
+from .math_special import complex  # noqa: F401,A001
 from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
 
 newaxis = None
