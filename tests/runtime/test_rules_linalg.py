@@ -353,8 +353,8 @@ TAPE_CASES = {
               + np.sum(np.linalg.lstsq(a, np.arange(4.0))[1]), "tall"),
     "norm_nuc": (lambda a: np.linalg.norm(a, "nuc") ** 2, "tall"),
     "norm_2": (lambda a: np.linalg.norm(a, 2) * np.linalg.norm(a, -2), "tall"),
-    "norm_axis": (lambda a: np.sum(np.linalg.norm(a, ord=3, axis=1) ** 2) + np.linalg.norm(a, axis=0, keepdims=True) ** 3,
-                  "tall"),
+    "norm_axis": (lambda a: np.sum(np.linalg.norm(a, ord=3, axis=1) ** 2)
+                  + np.linalg.norm(a, axis=0, keepdims=True) ** 3, "tall"),
     "norm_inf_1": (lambda a: np.linalg.norm(a, np.inf, axis=1) ** 2 + np.linalg.norm(a, 1, axis=(1, 0), keepdims=True)
                    * np.linalg.norm(a, -np.inf), "tall"),
     "norm_fro_nuc_axes": (lambda a: np.linalg.norm(a, "fro", axis=(0, 1)) ** 3 + np.linalg.norm(a, "nuc", axis=(1, 0)),
