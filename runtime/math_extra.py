@@ -11,7 +11,7 @@ import numpy as np
 
 from . import errors
 from .math_ops import (
-    _np, _t, gather, ones_like, reduce_max, stack, unstack, where, zeros_like,
+    _np, _t, gather, ones_like, reduce_max, stack, unstack,
 )
 from .rules.arithmetic import mul_no_nan as _mul_no_nan
 from .rules.support import scatter_add
