@@ -263,14 +263,22 @@ class GradientTape:
             ans = out if higher else out._value
             if rule is _GATHER_RULE and _sparse_gather(grads, g, args, vals, kwargs, source_ids):
                 continue
+            vjps = rule.vjps
             for i, a in enumerate(args):
-                if not _needs_grad(a, relevant):
-                    continue
-                vjp = rule.vjp(i)
-                if vjp is None:
-                    continue
-                contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
-                _distribute(grads, a, contrib, relevant)
+                # _needs_grad, rule.vjp and _distribute inlined for a tensor argument (the hot path)
+                if id(a) in relevant:
+                    if a._value.dtype.kind not in "fc" or i >= len(vjps) or vjps[i] is None:
+                        continue
+                    vjp = vjps[i]
+                    contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                    if contrib is not None:
+                        prev = grads.get(id(a))
+                        grads[id(a)] = contrib if prev is None else prev + contrib
+                elif (type(a) is list or type(a) is tuple) and _any_in(a, relevant):
+                    vjp = rule.vjp(i)
+                    if vjp is not None:
+                        contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                        _distribute(grads, a, contrib, relevant)
         return grads
 
     def _connectable(self, sources, targets):
@@ -342,7 +350,8 @@ class GradientTape:
             if g is None:
                 results.append(_wrap(np.zeros(tshape + sshape, dtype=s._value.dtype)))
                 continue
-            results.append(_as_gradient(np.reshape(g, tshape + sshape), s))
+            g = g.reshape(tshape + sshape) if type(g) is np.ndarray else np.reshape(g, tshape + sshape)
+            results.append(_as_gradient(g, s))
         if _tensor._EXPLAIN is not None:
             self._explain(flat_sources, results, [target], tracked, "jacobian")
         return nest.pack_sequence_as(sources, results)
@@ -534,9 +543,11 @@ def _batch_shaped(contrib, arg, n):
         return len(items) == len(parts) and all(
             c is None or tuple(np.shape(c)) == (n,) + tuple(np.shape(_value_of(x)))
             for x, c in zip(items, parts))
-    if not hasattr(contrib, "shape"):
+    shape = getattr(contrib, "shape", None)
+    if shape is None:
         return True  # e.g. a custom-gradient cotangent: trusted
-    return tuple(np.shape(contrib)) == (n,) + tuple(np.shape(arg._value))
+    value = arg._value
+    return tuple(shape) == (n,) + tuple(value.shape if hasattr(value, "shape") else np.shape(value))
 
 
 def _value_of(x):

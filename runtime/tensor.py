@@ -294,20 +294,37 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 
 _TINY = {}
+_fmin_reduce = np.fmin.reduce
 
 
 def flush_subnormals(value):
     """``value`` with subnormal floats replaced by (signed) zero, as TF's CPU kernels give them:
-    TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44)."""
+    TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44).
+
+    Every gradient and some ops' results pass through here, so the usual case (no subnormal) is
+    one vectorised test: the smallest magnitude (``fmin`` skips NaN) is at least ``tiny``.
+    """
     dt = getattr(value, "dtype", None)
-    if dt is not None and dt.kind == "f":
-        tiny = _TINY.get(dt)
-        if tiny is None:
-            tiny = _TINY[dt] = np.finfo(dt).tiny      # np.finfo costs microseconds: once per dtype
-        small = np.abs(value) < tiny
-        if small.any():
-            return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
-    return value
+    if dt is None or dt.kind != "f":
+        return value
+    tiny = _TINY.get(dt)
+    if tiny is None:
+        tiny = _TINY[dt] = np.finfo(dt).tiny      # np.finfo costs microseconds: once per dtype
+    if isinstance(value, np.ndarray) and value.ndim:
+        if not value.size:
+            return value
+        magnitude = np.abs(value)
+        least = _fmin_reduce(magnitude, None)
+        if least >= tiny or least != least:       # no subnormal (NaN: every value is NaN)
+            return value
+        small = magnitude < tiny
+        if least == 0 and np.count_nonzero(small) + np.count_nonzero(magnitude) == value.size:
+            return value                          # zeros but no subnormal: nothing to flush
+    else:                                         # a scalar or 0-d array: one comparison
+        small = abs(value) < tiny
+        if not small:
+            return value
+    return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
 
 
 def _wrap(value):
@@ -404,6 +421,22 @@ def apply(fn, args, kwargs=None):
     return result
 
 
+def _plain_call(fn, args):
+    """``np.fn(*args)`` (no keywords) recorded as ``protocol.array_function`` records it, the short
+    way: ``fn`` has a rule and no argument is a list (nothing to stack).  None when ``protocol``
+    must take the call (rewrites, stacking, refusals)."""
+    rule = _lookup(fn)
+    if rule is None:
+        return None
+    for a in args:
+        if type(a) is list or type(a) is tuple:
+            return None
+    result = apply(fn, args, {})
+    if isinstance(result._value, (tuple, list)):
+        return protocol._results(rule, result, args)    # several arrays: a tuple of tensors, or refused
+    return result
+
+
 def _op_error(name, vals, e):
     """TF's complaint about an op's inputs, with their shapes and what to do."""
     shapes = ", ".join(str(TensorShape(np.shape(v))) for v in vals if isinstance(v, (np.ndarray, np.generic)))
@@ -411,6 +444,9 @@ def _op_error(name, vals, e):
            "make the shapes agree (tf.reshape, tf.expand_dims, tf.broadcast_to)")
     return f"{name}: {e} (input shapes: {shapes}); {fix}"
 
+
+_UFUNC_REWRITES, _REWRITES, _COMPOSITES = protocol.UFUNC_REWRITES, protocol.REWRITES, registry.COMPOSITES
+"""The calls ``protocol`` rewrites (the short ways in the numpy protocols leave them to it)."""
 
 _METADATA = {np.shape, np.ndim, np.size, np.result_type, np.iscomplexobj, np.isrealobj,
              np.may_share_memory, np.shares_memory, np.array_equal, np.allclose, np.isclose,
@@ -488,9 +524,22 @@ class _TensorBase:
         return v
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # the common case of protocol.array_ufunc, the short way: a one-result ufunc with a rule,
+        # no keywords, no list among the inputs
+        if method == "__call__" and not kwargs and ufunc.nout == 1 and ufunc not in _UFUNC_REWRITES \
+                and _lookup(ufunc) is not None:
+            for a in inputs:
+                if type(a) is list or type(a) is tuple:
+                    break
+            else:
+                return apply(ufunc, inputs, {})
         return protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
+        if not kwargs and func not in _METADATA and func not in _REWRITES and func not in _COMPOSITES:
+            out = _plain_call(func, args)
+            if out is not None:
+                return out
         return protocol.array_function(func, args, kwargs)
 
     # properties
