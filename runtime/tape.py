@@ -216,7 +216,7 @@ class GradientTape:
             _tensor._quiet_reset(quiet)
         self._end_call()
 
-        results = []
+        results, fresh = [], []
         for s in flat_sources:
             g = grads.get(id(s))
             if g is None or not _differentiable_dtype(s):
@@ -225,7 +225,14 @@ class GradientTape:
                 else:
                     results.append(None)
                     continue
-            results.append(_public_slices(g) if type(g) is IndexedSlices else _as_gradient(g, s))
+            if type(g) is IndexedSlices:
+                results.append(_public_slices(g))
+            elif isinstance(g, _TensorBase):
+                results.append(_as_gradient(g, s))
+            else:
+                results.append(_as_gradient(g, s, flush=False))
+                fresh.append(results[-1])
+        _flush_gradients(fresh)
         if _tensor._EXPLAIN is not None:
             self._explain(flat_sources, results, targets, tracked, "gradient")
         return nest.pack_sequence_as(sources, results)
@@ -607,9 +614,10 @@ def _seeds(targets, output_gradients):
     return seeds
 
 
-def _as_gradient(g, source):
+def _as_gradient(g, source, flush=True):
     """A gradient as a Tensor with the source's dtype and shape; subnormal values flushed to zero
-    as TF's kernels flush them (``d log_sigmoid(x)/dx`` at 100 is 0, not 3.8e-44)."""
+    as TF's kernels flush them (``d log_sigmoid(x)/dx`` at 100 is 0, not 3.8e-44) unless
+    ``flush`` is False (the caller flushes: ``_flush_gradients``)."""
     if isinstance(g, _TensorBase):
         return g if type(g) is Tensor else _wrap(g._value)
     want = source._value.dtype
@@ -617,10 +625,27 @@ def _as_gradient(g, source):
         g = np.asarray(g, dtype=want)
         if g.ndim == 0:
             g = g[()]
-    g = _tensor.flush_subnormals(g)
+    if flush:
+        g = _tensor.flush_subnormals(g)
     if isinstance(g, np.ndarray) and not g.flags.writeable:
         g = g.copy()
     return _wrap(g)
+
+
+def _flush_gradients(tensors):
+    """flush_subnormals on new gradient tensors (made by ``_as_gradient(..., flush=False)``).
+
+    Several float arrays of one dtype (a model's weights) get one test for all of them: numpy's
+    per-call cost, not the arrays' size, dominates the test, so this is cheaper than one each.
+    """
+    if len(tensors) > 1:
+        values = [t._value for t in tensors]
+        dt = values[0].dtype
+        if dt.kind == "f" and all(type(v) is np.ndarray and v.dtype == dt for v in values):
+            if _tensor.subnormals(np.concatenate([v.ravel() for v in values])) is None:
+                return
+    for t in tensors:
+        t._value = _tensor.flush_subnormals(t._value)
 
 
 class _StopRecording:

@@ -299,32 +299,36 @@ _fmin_reduce = np.fmin.reduce
 
 def flush_subnormals(value):
     """``value`` with subnormal floats replaced by (signed) zero, as TF's CPU kernels give them:
-    TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44).
+    TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44)."""
+    small = subnormals(value)
+    if small is None:
+        return value
+    return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
 
-    Every gradient and some ops' results pass through here, so the usual case (no subnormal) is
-    one vectorised test: the smallest magnitude (``fmin`` skips NaN) is at least ``tiny``.
-    """
+
+def subnormals(value):
+    """Where ``value`` has magnitudes below its dtype's smallest normal (zeros included), or None
+    when it holds no subnormal.  Every gradient and some ops' results pass through here, so the
+    usual case is one vectorised test: the smallest magnitude (``fmin`` skips NaN) is normal."""
     dt = getattr(value, "dtype", None)
     if dt is None or dt.kind != "f":
-        return value
+        return None
     tiny = _TINY.get(dt)
     if tiny is None:
         tiny = _TINY[dt] = np.finfo(dt).tiny      # np.finfo costs microseconds: once per dtype
     if isinstance(value, np.ndarray) and value.ndim:
         if not value.size:
-            return value
+            return None
         magnitude = np.abs(value)
         least = _fmin_reduce(magnitude, None)
         if least >= tiny or least != least:       # no subnormal (NaN: every value is NaN)
-            return value
+            return None
         small = magnitude < tiny
         if least == 0 and np.count_nonzero(small) + np.count_nonzero(magnitude) == value.size:
-            return value                          # zeros but no subnormal: nothing to flush
-    else:                                         # a scalar or 0-d array: one comparison
-        small = abs(value) < tiny
-        if not small:
-            return value
-    return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
+            return None                           # zeros but no subnormal: nothing to flush
+        return small
+    small = abs(value) < tiny                     # a scalar or 0-d array: one comparison
+    return small if small else None
 
 
 def _wrap(value):

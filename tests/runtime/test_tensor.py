@@ -244,3 +244,18 @@ def test_gradient_of_a_subnormal_result_is_zero_where_tf_flushes():
     want = _flushed_by_hand((2 * np.array([1e-20, 0.0, 2.0], np.float32) * np.float32(1e-19)).tolist(), np.float32)
     np.testing.assert_array_equal(g, np.array(want, np.float32))
     assert g[0] == 0 and g[2] != 0
+
+
+def test_gradients_of_several_sources_are_flushed_each():
+    """gradient() tests several same-dtype gradients at once: a subnormal in any one is still flushed."""
+    x = tf.Variable([1e-20, 0.0, 2.0], dtype=tf.float32)
+    w = tf.Variable([[3.0, 4.0]], dtype=tf.float32)
+    u = tf.Variable(1e-20, dtype=tf.float32)
+    with tf.GradientTape(persistent=True) as tape:
+        y = tf.reduce_sum(x * x * 1e-19) + tf.reduce_sum(w * w) + u * u * 1e-19
+    gx, gw = tape.gradient(y, [x, w])         # arrays of one dtype: one test for both
+    gu, = tape.gradient(y, [u])
+    want = _flushed_by_hand((2 * np.array([1e-20, 0.0, 2.0], np.float32) * np.float32(1e-19)).tolist(), np.float32)
+    np.testing.assert_array_equal(gx.numpy(), np.array(want, np.float32))
+    np.testing.assert_array_equal(gw.numpy(), [[6.0, 8.0]])
+    assert gu.numpy() == 0 and gx.numpy()[2] != 0
