@@ -277,15 +277,22 @@ class GradientTape:
                     if a._value.dtype.kind not in "fc" or i >= len(vjps) or vjps[i] is None:
                         continue
                     vjp = vjps[i]
-                    contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                    if higher:
+                        contrib = _recorded_rule(vjp, g, ans, call_args, kwargs)
+                    else:
+                        contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
                     if contrib is not None:
                         prev = grads.get(id(a))
                         grads[id(a)] = contrib if prev is None else prev + contrib
                 elif (type(a) is list or type(a) is tuple) and _any_in(a, relevant):
                     vjp = rule.vjp(i)
-                    if vjp is not None:
+                    if vjp is None:
+                        continue
+                    if higher:
+                        contrib = _recorded_rule(vjp, g, ans, call_args, kwargs)
+                    else:
                         contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
-                        _distribute(grads, a, contrib, relevant)
+                    _distribute(grads, a, contrib, relevant)
         return grads
 
     def _connectable(self, sources, targets):
@@ -448,6 +455,17 @@ class GradientTape:
                         [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def _recorded_rule(vjp, g, ans, args, kwargs):
+    """A VJP run on tensors (a sweep recorded for higher order).  The rules are numpy code and
+    mix real and complex operands (``g * conj(sign(z))`` with a real ``g``); TF's refusal of
+    mixed-dtype operators is for user code, so it is lifted while a rule runs."""
+    _state.in_rules += 1
+    try:
+        return vjp(g, ans, *args, **kwargs) if kwargs else vjp(g, ans, *args)
+    finally:
+        _state.in_rules -= 1
 
 
 def _batching():
