@@ -426,20 +426,39 @@ def apply(fn, args, kwargs=None):
     return result
 
 
-def _plain_call(fn, args):
-    """``np.fn(*args)`` (no keywords) recorded as ``protocol.array_function`` records it, the short
-    way: ``fn`` has a rule and no argument is a list (nothing to stack).  None when ``protocol``
-    must take the call (rewrites, stacking, refusals)."""
+def _plain_call(fn, args, kwargs):
+    """``np.fn(*args, **kwargs)`` on tensors recorded as ``protocol.array_function`` records it,
+    the short way: ``fn`` has a rule, no argument is a list (nothing to stack) and every keyword
+    is a plain constant (``axis=-1``) that no VJP rule differentiates.  None when ``protocol``
+    must take the call (rewrites, stacking, keywords moved to positions, refusals)."""
     rule = _lookup(fn)
     if rule is None:
         return None
     for a in args:
         if type(a) is list or type(a) is tuple:
             return None
-    result = apply(fn, args, {})
+    if kwargs and rule.differentiable:
+        for v in kwargs.values():
+            if type(v) not in _PLAIN_KEYWORD_TYPES:
+                return None
+        key = (fn, *kwargs)
+        last = _LAST_DIFFERENTIATED_KEYWORD.get(key)
+        if last is None:
+            names = protocol._positional_params(rule)[0]
+            last = _LAST_DIFFERENTIATED_KEYWORD[key] = max(
+                (i for i, name in enumerate(names) if name in kwargs and rule.vjp(i) is not None), default=-1)
+        if last >= len(args):
+            return None                 # protocol moves that keyword to its position
+    result = apply(fn, args, kwargs)
     if isinstance(result._value, (tuple, list)):
         return protocol._results(rule, result, args)    # several arrays: a tuple of tensors, or refused
     return result
+
+
+_PLAIN_KEYWORD_TYPES = {int, float, bool, str, type(None)}
+_LAST_DIFFERENTIATED_KEYWORD = {}
+"""(function, keyword names...) -> the last position whose parameter, given by keyword, has a
+VJP rule (-1: none): such a keyword must become positional (``protocol._bind``)."""
 
 
 def _op_error(name, vals, e):
@@ -543,8 +562,8 @@ class _TensorBase:
         return protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        if not kwargs and func not in _METADATA and func not in _REWRITES and func not in _COMPOSITES:
-            out = _plain_call(func, args)
+        if func not in _METADATA and func not in _REWRITES and func not in _COMPOSITES:
+            out = _plain_call(func, args, kwargs)
             if out is not None:
                 return out
         return protocol.array_function(func, args, kwargs)
