@@ -967,6 +967,100 @@ def mix_dict_update_loop(x):
     return d["a"]
 
 
+# --- lambdas made in a loop body, splatted slices, .item(), iterating sets (issue 11 section 3) ---
+def _apply_twice_scaled(fn, v):
+    return fn(fn(v)) * 0.5
+
+
+def loop_lambda_same_trip(x):
+    s = 0.0
+    for i in range(3):
+        h = lambda v: v * x[i]  # noqa: E731
+        s = s + h(x[i + 1])
+    return s
+
+
+def loop_lambda_over_trip_value(x):
+    s = 0.0
+    for i in range(3):
+        c = np.sin(x[i]) * 2.0
+        h = lambda v, w=1.0: v * c + w  # noqa: E731
+        s = s + h(x[3])
+    return s
+
+
+def loop_lambda_passed(x):
+    s = 0.0
+    for i in range(3):
+        s = s + _apply_twice_scaled(lambda v: v * x[i], x[i + 1])
+    return s
+
+
+def loop_lambda_in_map_and_sorted(x):
+    s = 0.0
+    for i in range(2):
+        s = s + sum(map(lambda v: v * x[i], [x[2], x[3]]))
+        l = sorted([x[0], x[1] * x[i], x[2]], key=lambda v: -v)
+        s = s + l[0] * 2.0 + l[1]
+    return s
+
+
+def loop_lambda_called_directly(x):
+    s = 0.0
+    for i in range(3):
+        s = s + (lambda v: v * x[i] + s)(x[i + 1])
+    return s
+
+
+def loop_lambda_carries_state(x):
+    s = x[0]
+    i = 0
+    while i < 3:
+        h = lambda v: v * s + x[i]  # noqa: E731
+        s = h(x[i + 1])
+        i += 1
+    return s
+
+
+def splat_array_slice(x):
+    return _three(*x[:2], x[3]) + _three(*x[1:4])
+
+
+def splat_array_slice_step(x):
+    return _three(*x[0:4:2], 1.0) + _three(*x[1:4:2], x[0])
+
+
+def splat_list_slice(x):
+    l = [x[0], x[1] * 2.0, x[2]]
+    l.append(x[3] * x[0])
+    return _three(*l[1:4])
+
+
+def item_of_a_sum(x):
+    s = np.sum(x * x)
+    return s.item() * 2.0 + x[0]
+
+
+def item_of_a_one_element_slice(x):
+    y = x[1:2] * 3.0
+    return y.item() * x[0] + np.reshape(x[2], (1, 1)).item() ** 2
+
+
+def set_of_constants(x):
+    s = 0.0
+    for c in {1.0, 2.0, 3.0}:
+        s = s + c * x[0] * x[1]
+    return s
+
+
+def set_bound_to_a_name(x):
+    s = 0.0
+    cs = set([0.5, 2.0, 2.0])
+    for c in cs:
+        s = s + np.sin(c * x[2])
+    return s
+
+
 if sys.version_info >= (3, 10):
     from tests.transpiler.everyday_match import MATCH_CASES
 else:  # pragma: no cover - match needs Python 3.10
@@ -974,6 +1068,11 @@ else:  # pragma: no cover - match needs Python 3.10
 
 
 CASES = [
+    (loop_lambda_same_trip, (V,), 0), (loop_lambda_over_trip_value, (V,), 0), (loop_lambda_passed, (V,), 0),
+    (loop_lambda_in_map_and_sorted, (V,), 0), (loop_lambda_called_directly, (V,), 0),
+    (loop_lambda_carries_state, (V,), 0), (splat_array_slice, (V,), 0), (splat_array_slice_step, (V,), 0),
+    (splat_list_slice, (V,), 0), (item_of_a_sum, (V,), 0), (item_of_a_one_element_slice, (V,), 0),
+    (set_of_constants, (V,), 0), (set_bound_to_a_name, (V,), 0),
     (lam_local, (V,), 0), (lam_map, (V,), 0), (lam_sorted_key, (V,), 0),
     (lam_max_key, (V,), 0), (lam_closure_over_active, (V,), 0), (lam_partial, (V,), 0), (lam_partial_user, (V,), 0),
     (lam_nested_def_closure, (V,), 0), (bi_max_two, (V,), 0), (bi_max_const, (V,), 0), (bi_min_three, (V,), 0), (bi_max_iterable, (V,), 0),
@@ -1066,7 +1165,21 @@ def cl_missing_attribute(x):
     return b.nothing * x[1]
 
 
-REFUSED = [cl_returned, cl_passed_on, cl_stored, cl_made_in_one_branch, cl_missing_attribute, cl_property_setter]
+def set_of_differentiable_values(x):
+    s = 0.0
+    for v in {x[0], x[1]}:              # equal values merge and the order follows the values
+        s = s + v * v
+    return s
+
+
+def set_comprehension_iterated(x):
+    s = 0.0
+    for c in {k * 0.5 for k in range(3)}:
+        s = s + c * x[0]
+    return s
+
+
+REFUSED = [set_of_differentiable_values, set_comprehension_iterated, cl_returned, cl_passed_on, cl_stored, cl_made_in_one_branch, cl_missing_attribute, cl_property_setter]
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=[f.__name__ for f in REFUSED])
@@ -1151,6 +1264,33 @@ def test_star_parameter_items_forward_vjp_and_hvp_match_finite_differences():
     step = lambda sign: (*args[:1], V + sign * eps * direction, *args[2:])  # noqa: E731
     hv = (_fd(f, step(1), 1) - _fd(f, step(-1), 1)) / (2 * eps)
     assert_close(hvp(star_scaled, args, direction, wrt=1), hv, rtol=1e-4, atol=1e-5)
+
+
+def test_a_set_passed_in_is_iterated_in_its_own_order():
+    def f(x, cs):
+        s = 0.0
+        for c in cs:
+            s = s + np.sin(c * x)
+        return s
+    cs = {0.5, 2.0, 3.0}
+    expected = sum(c * np.cos(c * S) for c in cs)
+    assert np.isclose(grad(f)(S, cs), expected) and np.isclose(grad(f)(S, frozenset(cs)), expected)
+
+
+def test_item_of_more_than_one_element_fails_as_numpy_does():
+    def f(x):
+        return (x * 2.0).item()
+    with pytest.raises(ValueError, match="size 1"):
+        f(V)
+    with pytest.raises(ValueError, match="size 1"):
+        grad(f)(V)
+
+
+def test_a_splatted_slice_longer_than_the_array_is_an_error_not_a_number():
+    def f(x):
+        return _three(*x[:3])
+    with pytest.raises(IndexError):
+        grad(f)(V[:2])
 
 
 def test_star_parameter_code_before_a_call_says_what_works():
