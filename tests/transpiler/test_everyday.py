@@ -1061,6 +1061,20 @@ def set_bound_to_a_name(x):
     return s
 
 
+def nested_array_literal_3(x):
+    return np.sum(np.array([[[x[0], 2 * x[1]], [x[0] * x[2], 1.0]]]) ** 2)
+
+
+def nested_array_literal_2(x):
+    a = np.array([[x[0], 2 * x[1]], [x[0] * x[2], np.sin(x[3])]])
+    return np.sum(a ** 2) + a[1, 0] * a[0, 1]
+
+
+def nested_array_literal_of_rows(x):
+    rows = [[x[0], x[1] * x[2]], [x[3], 1.0]]
+    return np.sum(np.array([rows, rows]) ** 3) + rows[0][1]
+
+
 if sys.version_info >= (3, 10):
     from tests.transpiler.everyday_match import MATCH_CASES
 else:  # pragma: no cover - match needs Python 3.10
@@ -1073,6 +1087,7 @@ CASES = [
     (loop_lambda_carries_state, (V,), 0), (splat_array_slice, (V,), 0), (splat_array_slice_step, (V,), 0),
     (splat_list_slice, (V,), 0), (item_of_a_sum, (V,), 0), (item_of_a_one_element_slice, (V,), 0),
     (set_of_constants, (V,), 0), (set_bound_to_a_name, (V,), 0),
+    (nested_array_literal_3, (V,), 0), (nested_array_literal_2, (V,), 0), (nested_array_literal_of_rows, (V,), 0),
     (lam_local, (V,), 0), (lam_map, (V,), 0), (lam_sorted_key, (V,), 0),
     (lam_max_key, (V,), 0), (lam_closure_over_active, (V,), 0), (lam_partial, (V,), 0), (lam_partial_user, (V,), 0),
     (lam_nested_def_closure, (V,), 0), (bi_max_two, (V,), 0), (bi_max_const, (V,), 0), (bi_min_three, (V,), 0), (bi_max_iterable, (V,), 0),
@@ -1291,6 +1306,27 @@ def test_a_splatted_slice_longer_than_the_array_is_an_error_not_a_number():
         return _three(*x[:3])
     with pytest.raises(IndexError):
         grad(f)(V[:2])
+
+
+def test_scalar_second_derivative_of_a_three_level_array_literal():
+    def f(x):
+        return np.sum(np.array([[[x, 2 * x], [x * x, 1.0]]]) ** 2)
+    x, eps = 0.7, 1e-4
+    second = (f(x + eps) - 2 * f(x) + f(x - eps)) / eps ** 2      # finite differences of f itself
+    assert np.isclose(grad(grad(f))(x), second, rtol=1e-5)
+    from transpiler import hvp
+    assert np.isclose(hvp(f, x, 1.0), second, rtol=1e-5)
+
+
+def test_adding_into_the_cotangent_of_a_list_leaves_its_items_alone():
+    from runtime.rules.inplace import add_at
+    from runtime.rules.support import item_array
+    row = np.zeros(2)
+    x = item_array([np.ones(2), np.ones(2)])
+    out = item_array([row, np.zeros(2)])
+    total = add_at(out, item_array([1.0, 2.0]), x, 0)
+    assert np.array_equal(row, np.zeros(2))          # another cotangent may hold this item
+    assert np.array_equal(np.asarray(total[0], dtype=float), [1.0, 2.0])
 
 
 def test_star_parameter_code_before_a_call_says_what_works():
