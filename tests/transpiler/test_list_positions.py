@@ -167,7 +167,46 @@ def extend_reading_the_list(x):
     return l[0] * 0.5 + l[1] * 0.75 + l[2] * l[4] + l[3]
 
 
-CASES = [extend_reading_the_list, neg_then_append, neg2_then_insert, neg_then_pop_front, neg_augmented_then_append,
+def _pair(x):
+    return [x[0] * x[1], np.sin(x[2])]               # a list literal returned by a callee
+
+
+def _pair_by_name(x):
+    l = [x[0], x[1] * 2.0]
+    return l
+
+
+def _written(x, i):
+    l = _pair(x)
+    l[i] = x[2] * 3.0                               # computed index into a list from a call
+    return l
+
+
+def list_returned_by_a_callee(x):
+    l = _pair(x)
+    a, b = _pair_by_name(x)
+    return l[0] + l[1] * 2.0 + a * b
+
+
+def computed_index_then_copy_then_grow(x):
+    l = _pair(x)
+    i = -1
+    l[i] = x[0] * 3.0
+    m = list(l)
+    m.append(x[1] * 5.0)
+    n = m.copy()
+    n.append(x[2])
+    return n[0] + n[1] * 2.0 + n[2] * n[3]
+
+
+def callee_writes_caller_grows(x):
+    l = _written(x, -1)
+    l.append(x[0] * 5.0)
+    return l[0] + l[1] * 2.0 + l[2] * x[1]
+
+
+CASES = [list_returned_by_a_callee, computed_index_then_copy_then_grow, callee_writes_caller_grows,
+         extend_reading_the_list, neg_then_append, neg2_then_insert, neg_then_pop_front, neg_augmented_then_append,
          append_then_neg_in_loop, neg_then_append_in_loop, del_neg_then_append, extend_then_neg3,
          neg_then_extend, computed_negative_index, neg_then_pop_then_append, writes_between_appends,
          neg_then_plus_equals, list_call_then_append, comprehension_then_append, append_del_neg_write,

@@ -129,18 +129,33 @@ def _write_position(norm, user, current, index, loc):
 
 def _grown(norm):
     """User names whose length may change in the function (``.append``, ``.insert``, ``.pop``,
-    ``.extend``, ``+=``, ``del x[i]``): a list, if written by index."""
+    ``.extend``, ``+=``, ``del x[i]``), or that are returned (the caller may grow the list), and
+    every name assigned into one of those (``m = list(l)``: ``m``'s cotangent reaches ``l``)."""
     if not hasattr(norm, "grown_names"):
-        norm.grown_names = set()
+        grown, flows = set(), []
         for n in ast.walk(norm.parsed.node):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
                     and n.func.attr in ("append", "insert", "pop", "extend", "remove", "clear"):
-                norm.grown_names.add(n.func.value.id)
+                grown.add(n.func.value.id)
             elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-                norm.grown_names.add(n.target.id)
+                grown.add(n.target.id)
             elif isinstance(n, ast.Delete):
-                norm.grown_names.update(t.value.id for t in n.targets
-                                        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name))
+                grown.update(t.value.id for t in n.targets if isinstance(t, ast.Subscript)
+                             and isinstance(t.value, ast.Name))
+            elif isinstance(n, ast.Return) and n.value is not None:     # `return l`, `return l, y`
+                grown.update(v.id for v in (n.value.elts if isinstance(n.value, (ast.Tuple, ast.List))
+                                            else [n.value]) if isinstance(v, ast.Name))
+            elif isinstance(n, ast.Assign):
+                targets = {t.id for tgt in n.targets for t in ast.walk(tgt) if isinstance(t, ast.Name)}
+                flows.append((targets, {v.id for v in ast.walk(n.value) if isinstance(v, ast.Name)}))
+        changed = True
+        while changed:
+            changed = False
+            for targets, sources in flows:
+                if targets & grown and not sources <= grown:
+                    grown |= sources
+                    changed = True
+        norm.grown_names = grown
     return norm.grown_names
 
 
