@@ -15,10 +15,11 @@ Variable, the call goes through :func:`call`:
 
 First-order sweeps run the generated backward on the forward's saved arrays: numpy speed,
 and the primal is not run again.  When an outer tape is recording the sweep, the VJP
-instead runs the whole generated gradient on the Tensors themselves; the generated code
-(numpy calls plus inlined rules) then dispatches through numpy's protocols and records
-itself, op by op.  Because that gradient recomputes the primal from its inputs, nothing it
-uses is cut off from them, and derivatives of any order come out exact.
+instead calls the whole generated gradient (which recomputes the primal from its inputs)
+through :func:`call` as well: it is recorded as one op whose VJP is the transpiler's
+gradient of that code, and so on for each further order.  (Running the generated code op
+by op on tensors would cut every value it keeps in Python floats or containers off the
+tape.)  If that code cannot be transformed again, it runs op by op as a last resort.
 
 Functions that returns several arrays (``return a, b``) are recorded as one op producing a
 hidden "hub" plus one tiny op per output (the scheme ``tf.custom_gradient`` uses); their
@@ -49,6 +50,7 @@ from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
 
 from .core.errors import TranspileError, Unresolved
 from .analysis.signature import cast_like, specialisation
+from .variants import transformer
 
 __all__ = ["call", "has_tensor"]
 
@@ -238,6 +240,7 @@ class _Entry:
         gen = transformer.get(spec_wrt, False, memory_budget=memory_budget)
         self.gen = gen
         self.grad_fn = gen.function
+        self.grad_op = None             # the gradient as a recorded op (higher orders), on first use
         self.seed_name = gen.seed_name
         self.connected = _connected(gen, len(wrt))
         name = getattr(transformer.fn, "__qualname__", "f")
@@ -290,16 +293,29 @@ class _Entry:
             # first order: the backward runs on the forward's saved arrays, no primal re-run
             res = self.pair.backward(c.saved, seed)
         else:
-            # an outer tape records this sweep: recompute from the inputs (tensors), so
-            # every value the adjoint uses stays connected to them
+            # an outer tape records this sweep: the generated gradient is itself recorded as
+            # one op (its VJP is the transpiler's second order, and so on for higher orders)
             kw[self.seed_name] = seed
-            res = self.grad_fn(*args, **kw)
+            res = self._recorded_gradient(args, kw)
         if len(self.wrt) == 1:
             res = (res,)
         # each gradient in its input's dtype (a float32 input gets float32, see signature.py)
         res = tuple(cast_like(r, args[i]) if i < len(args) else r for r, i in zip(res, self.wrt))
         c.memo = (g, tapes, res)
         return res
+
+    def _recorded_gradient(self, args, kw):
+        """The generated gradient called on tensors through :func:`call`, i.e. recorded as one
+        op whose own VJP the transpiler generates from the gradient's code.  Running that code
+        op by op on tensors instead loses every value it computes with Python floats (``float(x)``,
+        ``math.sin``) or Python containers: their second derivatives came out zero."""
+        if self.grad_op is None:
+            self.grad_op = _GeneratedGradient(self.grad_fn)
+        try:
+            bound = self.grad_op._t.signature.bind(*args, **kw)
+        except TypeError:
+            return self.grad_fn(*args, **kw)
+        return call(self.grad_op, bound.args, bound.kwargs)
 
     def run(self, pos, kw):
         c = _Call()
@@ -314,6 +330,16 @@ class _Entry:
         for k in range(n):
             results.append(apply(_pick(n, k), (hub,), {_KW: c}))
         return tuple(results)
+
+
+class _GeneratedGradient:
+    """What :func:`call` needs of a Differentiable, for a generated gradient function."""
+
+    __slots__ = ("_fn", "_t")
+
+    def __init__(self, fn):
+        self._fn = fn
+        self._t = transformer(fn)
 
 
 def _split_pair(transformer, wrt, memory_budget=None, spec=()):
