@@ -33,7 +33,8 @@ class Differentiable:
                                  "drop it or use mode='reverse'")
             require_numba()
         self._t = transformer(fn)
-        if not star_wrt.targets_items(fn, wrt):      # else generated per call shape (star_wrt.py)
+        self._star = star_wrt.targets_items(fn, wrt)  # generated per call shape (star_wrt.py)
+        if not self._star:
             self._t.get(wrt, False, ahead=True, mode=mode, memory_budget=self._budget)
 
     def _differentiates(self):
@@ -46,11 +47,15 @@ class Differentiable:
 
     def grad(self, *args, **kwargs):
         """The gradient(s) with respect to ``wrt`` at these arguments."""
+        if not self._star:
+            return self._t.call(self._wrt, False, args, kwargs, memory_budget=self._budget, jit=self._jit)
         t, wrt, kwargs, regroup = star_wrt.resolve(self._t, self._wrt, args, kwargs)
         return regroup(t.call(wrt, False, args, kwargs, memory_budget=self._budget, jit=self._jit))
 
     def value_and_grad(self, *args, **kwargs):
-        t, wrt, kwargs, regroup = star_wrt.resolve(self._t, self._wrt, args, kwargs)
+        t, wrt, regroup = self._t, self._wrt, star_wrt.same
+        if self._star:
+            t, wrt, kwargs, regroup = star_wrt.resolve(t, wrt, args, kwargs)
         g, value = t.call(wrt, True, args, kwargs, memory_budget=self._budget, jit=self._jit)
         return value, regroup(g)
 

@@ -14,13 +14,13 @@ import inspect
 from .frontend.specialise import specialised
 from .variants import transformer
 
-__all__ = ["targets_items", "resolve"]
+__all__ = ["targets_items", "resolve", "same"]
 
 
-def _parts(fn):
+def _parts(fn, signature=None):
     """(positional parameter names, the ``*args`` name or None, the ``**kwargs`` name or None)."""
     try:
-        params = inspect.signature(fn).parameters.values()
+        params = (signature or inspect.signature(fn)).parameters.values()
     except (TypeError, ValueError):
         return [], None, None
     positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -37,10 +37,16 @@ def targets_items(fn, wrt):
     """Does ``wrt`` name items of ``fn``'s ``*args`` (an index past its named positional
     parameters, a negative index, or the ``*args`` name)?"""
     positional, var, _ = _parts(fn)
-    if var is None:
-        return False
+    return var is not None and _names_items(positional, var, wrt)
+
+
+def _names_items(positional, var, wrt):
     return any(w == var or isinstance(w, int) and not isinstance(w, bool) and not 0 <= w < len(positional)
                for w in _each(wrt))
+
+
+def same(grads):
+    return grads
 
 
 def resolve(t, wrt, args, kwargs):
@@ -48,10 +54,13 @@ def resolve(t, wrt, args, kwargs):
     unchanged (``regroup`` the identity) unless ``wrt`` names items of ``*args``; then the
     transformer of the function specialised to this call's shape, ``wrt`` as its parameter
     names, and ``regroup(grads)`` giving the gradients in the shape ``wrt`` asked for."""
+    parts = t.__dict__.get("_star_parts")        # (read once per function: this runs every call)
+    if parts is None:
+        parts = t.__dict__["_star_parts"] = _parts(t.fn, t.signature)
+    positional, var, kw = parts
+    if var is None or not _names_items(positional, var, wrt):
+        return t, wrt, kwargs, same
     fn = t.fn
-    if not targets_items(fn, wrt):
-        return t, wrt, kwargs, lambda g: g
-    positional, var, kw = _parts(fn)
     nvar = max(len(args) - len(positional), 0)
     items = [f"{var}_{i}" for i in range(nvar)]
     every = positional + items
