@@ -1,6 +1,7 @@
 """Writes into a list by a position counted from its end (``l[-1] = ...``, ``l[i] += ...`` with
 ``i < 0``, ``del l[-1]``) followed or preceded by changes of its length (append, insert, pop,
-extend, ``+=``, ``del``), straight-line and in loops (issue 11 section 2).
+extend, ``+=``, ``l = l + [v]``, ``l * 2``, ``del``), straight-line, in loops and through calls
+(issue 11 section 2).
 
 The derivative of such a write must name the slot it wrote by its position in the list as it was
 then: ``l[-1]`` of a two-item list that grows later is slot 1, not the last slot of the longer
@@ -205,7 +206,39 @@ def callee_writes_caller_grows(x):
     return l[0] + l[1] * 2.0 + l[2] * x[1]
 
 
-CASES = [list_returned_by_a_callee, computed_index_then_copy_then_grow, callee_writes_caller_grows,
+def join_then_write_from_end(x):
+    l = [x[0] * 1.0, x[1] * 2.0]
+    l = l + [x[2] * 4.0]
+    l[-1] = x[0] * 3.0
+    l.append(x[1] * 5.0)
+    return l[0] + l[1] + l[2] * l[0] + 7.0 * l[3]
+
+
+def repeat_a_list_of_expressions(x):
+    l = [x[0] * x[1]] * 2
+    l[-1] = x[2] * 3.0
+    l.append(np.sin(x[0]))
+    return l[0] + 2.0 * l[1] * l[0] + l[2]
+
+
+def join_names_and_literals(x):
+    a = [x[0], x[1] * x[2]]
+    b = [np.sin(x[2])]
+    m = a + b + [x[0] * 3.0, a[0] * 2.0]
+    n = m * 2
+    return m[0] + m[1] * m[2] + m[3] + n[5] * n[4] + n[3]
+
+
+def join_a_list_with_itself(x):
+    l = [x[0], x[1] * 2.0]
+    l = l + l
+    l = l * 2
+    l[-2] = l[-1] * x[2]
+    return l[0] + l[3] * 2.0 + l[5] * l[6] + len(l)
+
+
+CASES = [join_then_write_from_end, repeat_a_list_of_expressions, join_names_and_literals, join_a_list_with_itself,
+         list_returned_by_a_callee, computed_index_then_copy_then_grow, callee_writes_caller_grows,
          extend_reading_the_list, neg_then_append, neg2_then_insert, neg_then_pop_front, neg_augmented_then_append,
          append_then_neg_in_loop, neg_then_append_in_loop, del_neg_then_append, extend_then_neg3,
          neg_then_extend, computed_negative_index, neg_then_pop_then_append, writes_between_appends,
@@ -307,7 +340,7 @@ def programs(draw):
 
     in_loop = draw(st.booleans())
     for _ in range(draw(st.integers(1, 6))):
-        ops = ["append", "insert", "extend", "plus_equals"] + (["set", "add", "pop", "del"] if n else [])
+        ops = ["append", "insert", "extend", "plus_equals", "join"] + (["set", "add", "pop", "del"] if n else [])
         op = draw(st.sampled_from(ops))
         if op == "append":
             lines.append(f"l.append({item()})")
@@ -321,6 +354,9 @@ def programs(draw):
         elif op == "plus_equals":
             lines.append(f"l += [{item()}]")
             n += 1
+        elif op == "join":
+            lines.append(f"l = l + [{item()}]" if n > 3 or draw(st.booleans()) else "l = l * 2")
+            n = n + 1 if lines[-1].startswith("l = l +") else 2 * n
         elif op == "set":
             lines.append(f"l[{position()}] = {item()}")
         elif op == "add":

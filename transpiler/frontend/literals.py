@@ -7,6 +7,8 @@ import ast
 import copy
 import functools
 
+from .list_joins import joined_list, listy
+
 __all__ = ["simple", "const_int", "literal_seq", "kinds", "partials", "container_statement"]
 
 
@@ -65,10 +67,19 @@ def kinds(fn):
     for name, vals in values.items():
         if name in other:
             continue
-        if all(isinstance(v, (ast.List, ast.ListComp)) for v in vals):
-            kinds[name] = ast.List
-        elif all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
+        if all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
             kinds[name] = ast.Dict
+    # lists: names only ever bound to list literals, comprehensions and joins of lists (l = l + [v],
+    # m = l * 2); the largest such set, so a name may join itself
+    lists = {name for name, vals in values.items() if name not in other and name not in kinds
+             and all(isinstance(v, (ast.List, ast.ListComp, ast.BinOp)) for v in vals)}
+    changed = True
+    while changed:
+        assumed = dict(kinds, **{name: ast.List for name in lists})
+        keep = {name for name in lists if all(not isinstance(v, ast.BinOp) or listy(v, assumed)
+                                              for v in values[name])}
+        changed, lists = keep != lists, keep
+    kinds.update({name: ast.List for name in lists})
     fixed = {}
     for name, vals in values.items():
         if name in other or len(vals) != 1:
@@ -145,6 +156,9 @@ def container_statement(s, exprs):
     on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d``; ``del c[i]`` ->
     ``c.pop(i)`` (None: other)."""
     kinds = exprs.kinds
+    joined = joined_list(s, exprs)
+    if joined is not None:
+        return joined
     if isinstance(s, ast.Delete) and all(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
                                          and not isinstance(t.slice, (ast.Slice, ast.Tuple)) for t in s.targets):
         return [_delete(t, kinds.get(t.value.id) is ast.Dict, s) for t in s.targets]
