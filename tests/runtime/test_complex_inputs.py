@@ -202,40 +202,39 @@ def _matrix_inputs():
     return np.eye(3) * 2 + 0.3 * rng.standard_normal((3, 3)), 0.4 * rng.standard_normal((3, 3))
 
 
-def _matrix_fd(fn, a, b, w):
-    return _fd(fn, a[None], b[None], w)
-
-
-@pytest.mark.parametrize("fn", MATRIX_CASES, ids=[f.__name__ for f in MATRIX_CASES])
-def test_matrix_functions_on_the_tape(fn):
+def _matrix_case(fn):
+    """Inputs, weights, the FD gradients with respect to the real and imaginary parts, and the
+    transpilable loss of a matrix case."""
     a, b = _matrix_inputs()
-    out = fn(a + 1j * b)
-    w = np.random.default_rng(8).standard_normal((2,) + np.shape(out))
-    want = _matrix_fd(fn, a, b, w)
-    va, vb = tf.Variable(a), tf.Variable(b)
-    with tf.GradientTape() as tape:
-        y = _loss(fn, [tf.complex(va, vb)], w)
-    for g, ref, part in zip(tape.gradient(y, [va, vb]), want, ("real", "imag")):
-        assert_close(g.numpy(), ref[0], 1e-4, 1e-5, what=f"tape d/d{part} {fn.__name__}")
-
-
-@pytest.mark.parametrize("fn", MATRIX_CASES, ids=[f.__name__ for f in MATRIX_CASES])
-def test_matrix_functions_forward(fn):
-    a, b = _matrix_inputs()
-    out = fn(a + 1j * b)
-    w = np.random.default_rng(8).standard_normal((2,) + np.shape(out))
-    ga, gb = _matrix_fd(fn, a, b, w)
-    rng = np.random.default_rng(10)
-    ta, tb = rng.standard_normal(a.shape), rng.standard_normal(b.shape)
-    want = np.sum(ga[0] * ta) + np.sum(gb[0] * tb)
-    va, vb = tf.constant(a), tf.constant(b)
-    with tf.autodiff.ForwardAccumulator([va, vb], [tf.constant(ta), tf.constant(tb)]) as acc:
-        y = _loss(fn, [tf.complex(va, vb)], w)
-    assert_close(float(acc.jvp(y).numpy()), want, 1e-4, 1e-5, what=f"tape forward {fn.__name__}")
+    w = np.random.default_rng(8).standard_normal((2,) + np.shape(fn(a + 1j * b)))
+    ga, gb = _fd(fn, a[None], b[None], w)
 
     def loss(a, b):
         out = fn(a + 1j * b)
         return np.sum(w[0] * np.real(out) + w[1] * np.imag(out))
+    return a, b, w, (ga[0], gb[0]), loss
+
+
+@pytest.mark.parametrize("fn", MATRIX_CASES, ids=[f.__name__ for f in MATRIX_CASES])
+def test_matrix_functions_on_the_tape(fn):
+    a, b, w, want, _ = _matrix_case(fn)
+    va, vb = tf.Variable(a), tf.Variable(b)
+    with tf.GradientTape() as tape:
+        y = _loss(fn, [tf.complex(va, vb)], w)
+    for g, ref, part in zip(tape.gradient(y, [va, vb]), want, ("real", "imag")):
+        assert_close(g.numpy(), ref, 1e-4, 1e-5, what=f"tape d/d{part} {fn.__name__}")
+
+
+@pytest.mark.parametrize("fn", MATRIX_CASES, ids=[f.__name__ for f in MATRIX_CASES])
+def test_matrix_functions_forward(fn):
+    a, b, w, (ga, gb), loss = _matrix_case(fn)
+    rng = np.random.default_rng(10)
+    ta, tb = rng.standard_normal(a.shape), rng.standard_normal(b.shape)
+    want = np.sum(ga * ta) + np.sum(gb * tb)
+    va, vb = tf.constant(a), tf.constant(b)
+    with tf.autodiff.ForwardAccumulator([va, vb], [tf.constant(ta), tf.constant(tb)]) as acc:
+        y = _loss(fn, [tf.complex(va, vb)], w)
+    assert_close(float(acc.jvp(y).numpy()), want, 1e-4, 1e-5, what=f"tape forward {fn.__name__}")
     assert_close(transpiler.jvp(loss, (a, b), (ta, tb))[1], want, 1e-4, 1e-5, what=f"transpiler forward {fn.__name__}")
 
 
@@ -254,13 +253,6 @@ def test_eigvalsh_of_a_complex_matrix_is_refused_in_both_modes():
 
 @pytest.mark.parametrize("fn", MATRIX_CASES, ids=[f.__name__ for f in MATRIX_CASES])
 def test_matrix_functions_in_the_transpiler(fn):
-    a, b = _matrix_inputs()
-    out = fn(a + 1j * b)
-    w = np.random.default_rng(8).standard_normal((2,) + np.shape(out))
-    want = _matrix_fd(fn, a, b, w)
-
-    def loss(a, b):
-        out = fn(a + 1j * b)
-        return np.sum(w[0] * np.real(out) + w[1] * np.imag(out))
+    a, b, _, want, loss = _matrix_case(fn)
     for g, ref, part in zip(transpiler.grad(loss, wrt=(0, 1))(a, b), want, ("real", "imag")):
-        assert_close(g, ref[0], 1e-4, 1e-5, what=f"transpiler d/d{part} {fn.__name__}")
+        assert_close(g, ref, 1e-4, 1e-5, what=f"transpiler d/d{part} {fn.__name__}")
