@@ -11,6 +11,7 @@ import types
 from . import star_wrt, tangent_compat
 from .core.callables import plain_function, register_transformer, register_wrapper
 from .core.errors import TranspileError
+from .analysis.signature import key_of
 from .frontend.carried import attach, carried
 from .modes import again  # noqa: F401  (registers how generated code is read again)
 from .modes.checkpoint_schedule import parse_budget
@@ -69,6 +70,8 @@ class GradientFunction:
         if not self._star:
             self._t.get(wrt, preserve_result or kind == "value_and_grad", ahead=True, optimized=optimized,
                         memory_budget=self._budget)
+        plain = kind == "grad" and not preserve_result and not check_dims and self._self is None and not self._star
+        self._checked = self._t.calls(wrt, False, optimized, self._budget, self._jit) if plain else None
 
     def _differentiates(self):
         """What stands for this object when it is differentiated (variants.transformer): grad(grad(f))
@@ -90,6 +93,10 @@ class GradientFunction:
                            optimized=self._optimized, memory_budget=self._budget)
 
     def __call__(self, *args, **kwargs):
+        if self._checked is not None and not kwargs:       # a signature called before: its variant
+            run = self._checked.get(key_of(args))
+            if run is not None:
+                return run(args, None)
         if self._self is not None:
             args = (self._self,) + args
         t, wrt, regroup = self._t, self._wrt, star_wrt.same
