@@ -3,7 +3,7 @@
 import functools
 import inspect
 
-from . import interop
+from . import interop, star_wrt
 from .frontend.carried import attach, carried, importable
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba
@@ -33,7 +33,9 @@ class Differentiable:
                                  "drop it or use mode='reverse'")
             require_numba()
         self._t = transformer(fn)
-        self._t.get(wrt, False, ahead=True, mode=mode, memory_budget=self._budget)
+        self._star = star_wrt.targets_items(fn, wrt)  # generated per call shape (star_wrt.py)
+        if not self._star:
+            self._t.get(wrt, False, ahead=True, mode=mode, memory_budget=self._budget)
 
     def _differentiates(self):
         return self._t              # (variants.transformer): this function's own cache
@@ -45,19 +47,29 @@ class Differentiable:
 
     def grad(self, *args, **kwargs):
         """The gradient(s) with respect to ``wrt`` at these arguments."""
-        return self._t.call(self._wrt, False, args, kwargs, memory_budget=self._budget, jit=self._jit)
+        if not self._star:
+            return self._t.call(self._wrt, False, args, kwargs, memory_budget=self._budget, jit=self._jit)
+        t, wrt, kwargs, regroup = star_wrt.resolve(self._t, self._wrt, args, kwargs)
+        return regroup(t.call(wrt, False, args, kwargs, memory_budget=self._budget, jit=self._jit))
 
     def value_and_grad(self, *args, **kwargs):
-        g, value = self._t.call(self._wrt, True, args, kwargs, memory_budget=self._budget, jit=self._jit)
-        return value, g
+        t, wrt, regroup = self._t, self._wrt, star_wrt.same
+        if self._star:
+            t, wrt, kwargs, regroup = star_wrt.resolve(t, wrt, args, kwargs)
+        g, value = t.call(wrt, True, args, kwargs, memory_budget=self._budget, jit=self._jit)
+        return value, regroup(g)
 
     def vjp(self, *args, **kwargs):
         """``(value, pullback)``; ``pullback(cotangent)`` gives the gradient(s)."""
-        return split_vjp(self._t, self._wrt, args, kwargs, self._budget)
+        t, wrt, kwargs, regroup = star_wrt.resolve(self._t, self._wrt, args, kwargs)
+        value, pullback = split_vjp(t, wrt, args, kwargs, self._budget)
+        return value, lambda cotangent=None: regroup(pullback(cotangent))
 
     def jvp(self, primals, tangents):
         """Forward mode: ``(value, directional derivative)`` along ``tangents`` (one per wrt)."""
-        return run_jvp(self._t, self._wrt, primals, tangents)
+        primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+        t, wrt, _, _ = star_wrt.resolve(self._t, self._wrt, primals, {})
+        return run_jvp(t, wrt, primals, tangents)
 
     @property
     def source(self):

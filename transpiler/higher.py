@@ -17,6 +17,7 @@ callees' generated pairs are transformed again too (calls.py, again.py).
 
 import numpy as np
 
+from . import star_wrt
 from .analysis import signature
 from .api import GradientFunction, _transformer, _unbind, grad
 
@@ -106,6 +107,8 @@ def hvp(f, *primals_and_v, wrt=0):
     if isinstance(wrt, (tuple, list)):
         raise TypeError("hvp differentiates with respect to one argument: pass wrt=int or name")
     _refuse_budget(f, "hvp")
+    if star_wrt.targets_items(_transformer(f).fn, wrt):
+        return _star_hvp(f, wrt, primals_and_v)
 
     parts = _memo(lambda: _hvp_parts(f, wrt))
     checked = set()
@@ -131,6 +134,23 @@ def hvp(f, *primals_and_v, wrt=0):
         raise TypeError("hvp(f, primals, v): primals is one array or a tuple of arguments")
     primals, v = primals_and_v
     return d(*_primals(primals), v)
+
+
+def _star_hvp(f, wrt, primals_and_v):
+    """``hvp`` with respect to an item of ``*args``: one per call shape (star_wrt.py)."""
+    shapes = {}
+
+    def run(*args):
+        *primals, v = args
+        if len(primals) == 1 and isinstance(primals[0], tuple):
+            primals = primals[0]
+        t, w, _, _ = star_wrt.resolve(_transformer(f), wrt, primals, {})
+        if len(primals) not in shapes:
+            shapes[len(primals)] = hvp(t.fn, wrt=w)
+        return shapes[len(primals)](*primals, v)
+
+    d = Derived("hvp", _fn(f), wrt, run, [])
+    return d(*_primals(primals_and_v[0]), primals_and_v[1]) if len(primals_and_v) == 2 else d
 
 
 def hessian(f, wrt=0):

@@ -39,7 +39,9 @@ def add_at(out, g, x, idx, _getrefcount=sys.getrefcount, _ndarray=np.ndarray):
             return refs
         if refs <= _private_count() and x.__class__ is _ndarray and out.shape == x.shape:
             gd = getattr(g, "dtype", None)
-            if (gd is None and g.__class__ in (float, int)) or gd == out.dtype:
+            # not an object array (the cotangent of a list, an item_array): `out[idx] += g` would
+            # change the item array itself, which other cotangents may hold, or fail to cast
+            if ((gd is None and g.__class__ in (float, int)) or gd == out.dtype) and out.dtype.kind != "O":
                 try:
                     if idx.__class__ is int or is_basic_index(idx):
                         out[idx] += g

@@ -14,7 +14,7 @@ from . import inline
 from . import stacks
 from . import objects
 from . import structures
-from .primal_helpers import astype_, to_integer_
+from .primal_helpers import astype_, item_, to_integer_
 
 __all__ = ["CallSites", "ARRAY_METHODS"]
 
@@ -64,6 +64,10 @@ class CallSites:
             if meth == "astype" and len(args) + len(keywords) == 1 and (args or keywords[0].arg == "dtype"):
                 return self.astype_call(base, node.args[0] if node.args else node.keywords[0].value,
                                         (args or [keywords[0].value])[0], node)
+            if meth == "item" and not args and not keywords:       # x.item() of a one-element array
+                call = ast.copy_location(ast.Call(self.ctx.ref(item_, "item_"), [base], []), node)
+                call._prim = item_
+                return call
             if meth in ARRAY_METHODS:
                 attr = _METHOD_FUNCTION.get(meth, meth)
                 if attr is not None:

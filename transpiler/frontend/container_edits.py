@@ -17,7 +17,7 @@ from runtime.rules.containers import setitem, slot, zeros_tree
 from runtime.rules.registry import define, nondifferentiable, primitive
 from runtime.rules.support import Grads, _length, _slots
 
-__all__ = ["insert_at_", "pop_at_", "pop_key_", "insert_position_", "pop_position_"]
+__all__ = ["insert_at_", "pop_at_", "pop_key_", "insert_position_", "pop_position_", "list_position_"]
 
 
 def insert_position_(lst, i):
@@ -37,7 +37,21 @@ def pop_position_(c, i):
     return range(len(c))[i]
 
 
-nondifferentiable(insert_position_, pop_position_)
+def list_position_(c, i):
+    """The position ``c[i] = v`` writes, counted from the front when ``c`` is a list (``i``
+    unchanged otherwise).  A write's derivative must name its slot by its position: ``l[-1]``
+    of a list that grows later is another slot of the longer list's cotangent."""
+    if isinstance(c, list) and isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+        if not -len(c) <= i < len(c):
+            raise IndexError("list assignment index out of range")
+        return int(i) % len(c)
+    if isinstance(c, list) and isinstance(i, slice):
+        raise TypeError("adjoin cannot differentiate an assignment to a slice of a list (it may change the "
+                        "list's length); assign the items one by one: l[i] = v")
+    return i
+
+
+nondifferentiable(insert_position_, pop_position_, list_position_)
 
 
 def _shifted(g, k, by):

@@ -36,6 +36,7 @@ import functools
 
 import numpy as np
 
+from .arguments import pure_argument, sliced_items
 from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
 from .match import lower_match
 from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, raise_
@@ -76,9 +77,13 @@ class _Exprs(ast.NodeTransformer):
         return node                      # its body is rewritten when it becomes a def
 
     def visit_Call(self, node):
+        node.args = [e for a in node.args for e in sliced_items(a, self.kinds)]
         self.generic_visit(node)
         node = self._splat(node)
         f = node.func
+        if isinstance(f, ast.Lambda) and not node.keywords and _plain_lambda(f, len(node.args)) \
+                and all(pure_argument(a, f) for a in node.args):
+            return ast.copy_location(self._apply(f, node.args), node)      # (lambda v: e)(a) -> e[v := a]
         pos = [a for a in node.args if not isinstance(a, ast.Starred)]
         plain = len(pos) == len(node.args)
         ordered = self._ordered(node, f, plain)

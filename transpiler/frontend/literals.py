@@ -7,6 +7,8 @@ import ast
 import copy
 import functools
 
+from .list_joins import joined_list, listy
+
 __all__ = ["simple", "const_int", "literal_seq", "kinds", "partials", "container_statement"]
 
 
@@ -65,10 +67,19 @@ def kinds(fn):
     for name, vals in values.items():
         if name in other:
             continue
-        if all(isinstance(v, (ast.List, ast.ListComp)) for v in vals):
-            kinds[name] = ast.List
-        elif all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
+        if all(isinstance(v, (ast.Dict, ast.DictComp)) for v in vals):
             kinds[name] = ast.Dict
+    # lists: names only ever bound to list literals, comprehensions and joins of lists (l = l + [v],
+    # m = l * 2); the largest such set, so a name may join itself
+    lists = {name for name, vals in values.items() if name not in other and name not in kinds
+             and all(isinstance(v, (ast.List, ast.ListComp, ast.BinOp)) for v in vals)}
+    changed = True
+    while changed:
+        assumed = dict(kinds, **{name: ast.List for name in lists})
+        keep = {name for name in lists if all(not isinstance(v, ast.BinOp) or listy(v, assumed)
+                                              for v in values[name])}
+        changed, lists = keep != lists, keep
+    kinds.update({name: ast.List for name in lists})
     fixed = {}
     for name, vals in values.items():
         if name in other or len(vals) != 1:
@@ -142,11 +153,18 @@ def partials(fn, scope):
 
 def container_statement(s, exprs):
     """``a.extend([..])``/``a += [..]`` on a local list -> appends; ``d.update({..})``/``d.update(k=v)``
-    on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d`` (None: other)."""
+    on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d``; ``del c[i]`` ->
+    ``c.pop(i)`` (None: other)."""
     kinds = exprs.kinds
+    joined = joined_list(s, exprs)
+    if joined is not None:
+        return joined
+    if isinstance(s, ast.Delete) and all(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                                         and not isinstance(t.slice, (ast.Slice, ast.Tuple)) for t in s.targets):
+        return [_delete(t, kinds.get(t.value.id) is ast.Dict, s) for t in s.targets]
     if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name) \
             and kinds.get(s.target.id) is ast.List and literal_seq(s.value):
-        return [_append(s.target.id, e, s) for e in s.value.elts]
+        return _appends(s.target.id, s.value.elts, s, exprs)
     value = s.value if isinstance(s, (ast.Expr, ast.Assign)) else None
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
             and isinstance(value.func.value, ast.Name) and not any(isinstance(a, ast.Starred) for a in value.args)):
@@ -158,7 +176,7 @@ def container_statement(s, exprs):
         return _pop_value(s, name, args, exprs, kinds.get(name) is ast.Dict)
     if isinstance(s, ast.Expr) and kinds.get(name) is ast.List and meth == "extend" and len(args) == 1 \
             and not kws and literal_seq(args[0]):
-        return [_append(name, e, s) for e in args[0].elts]
+        return _appends(name, args[0].elts, s, exprs)
     if isinstance(s, ast.Expr) and kinds.get(name) is ast.Dict and meth == "update":
         pairs = []
         if len(args) == 1 and isinstance(args[0], ast.Dict) and None not in args[0].keys:
@@ -202,6 +220,30 @@ def _pop_value(s, name, args, exprs, is_dict):
         out.append(ast.copy_location(ast.If(ast.Compare(copy.deepcopy(key), [ast.In()], [ast.Name(name, ast.Load())]),
                                             [read, pop], [other]), s))
     return [ast.fix_missing_locations(x) for x in out]
+
+
+def _delete(target, is_dict, like):
+    """``del c[i]`` -> ``c.pop(i)`` (structures.method_statement: a new version of the list or dict)."""
+    call = ast.Call(ast.Attribute(ast.Name(target.value.id, ast.Load()), "pop", ast.Load()), [target.slice], [])
+    call._dict_pop = is_dict
+    return ast.fix_missing_locations(ast.copy_location(ast.Expr(ast.copy_location(call, target)), like))
+
+
+def _appends(name, elts, like, exprs):
+    """``name.extend([a, b])`` as appends.  Python evaluates the whole literal before the first
+    item is added, so items that are not constants are first bound to temporaries (``l.extend([u,
+    l[-1]])`` reads the last item before ``u`` is appended)."""
+    if len(elts) < 2 or all(isinstance(e, ast.Constant) for e in elts[1:]):
+        return [_append(name, e, like) for e in elts]
+    out, items = [], []
+    for e in elts:
+        if isinstance(e, ast.Constant):
+            items.append(e)
+            continue
+        tmp = exprs.ctx.namer.claim("item")
+        out.append(ast.fix_missing_locations(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], e), like)))
+        items.append(ast.Name(tmp, ast.Load()))
+    return out + [_append(name, e, like) for e in items]
 
 
 def _append(name, value, like):

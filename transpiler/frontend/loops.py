@@ -193,17 +193,37 @@ class Loops:
                     lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                               ast.Subscript(load(name), load(k), ast.Load())), loc)])
         it = self.unreversed(it)
+        if self.is_set(it, fn):
+            # a set is not indexable: walk list(s), which has the order `for v in s` has
+            it = _mk(ast.Call(load("list"), [it], []), loc)
         name = self.ctx.namer.claim("seq")
         setup = [_assign(name, it, loc)]
         if isinstance(it, ast.Name) and self.may_be_dict(it.id):
             # `for k in d` walks a dict's keys; whether `d` (an argument...) is one is known when it runs
             keys = _mk(ast.Call(load("list"), [load(it.id)], []), loc)
             keys._keys_of = True
-            test = _mk(ast.Call(load("isinstance"), [load(it.id), load("dict")], []), loc)
+            # (a set passed in is walked the same way: list(s), in its own order, no derivative)
+            test = _mk(ast.Call(load("isinstance"), [load(it.id), ast.Tuple([load("dict"), load("set"),
+                                                                             load("frozenset")], ast.Load())], []), loc)
             setup = [_mk(ast.If(test, [_assign(name, keys, loc)], setup), loc)]
         return (setup, _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                           ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def is_set(self, it, fn):
+        """A set display, set comprehension, ``set(...)``/``frozenset(...)``, or a local name only
+        ever bound to those."""
+        if isinstance(it, (ast.Set, ast.SetComp)) or fn in (set, frozenset):
+            return True
+        if not (isinstance(it, ast.Name) and it.id in self.version):
+            return False
+        values = [n.value for n in ast.walk(self.parsed.node) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == it.id for t in n.targets)]
+        stored = [n for n in ast.walk(self.parsed.node) if isinstance(n, ast.Name) and n.id == it.id
+                  and not isinstance(n.ctx, ast.Load)]
+        return bool(values) and len(values) == len(stored) and all(
+            isinstance(v, (ast.Set, ast.SetComp)) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+            and v.func.id in ("set", "frozenset") and v.func.id not in self.version for v in values)
 
     def may_be_dict(self, user):
         """Could ``for k in user`` iterate a dict (its keys) rather than items by index?"""

@@ -193,8 +193,10 @@ def wrt_names(node, wrt, what="wrt"):
             raise TypeError(f"{what} must be parameter indices or names, not {w!r}")
         if isinstance(w, int):
             if not -len(positional) <= w < len(positional):
-                star = (f"; differentiating with respect to the items of `*{a.vararg.arg}` is not supported "
-                        f"yet: take them as one tuple parameter ({a.vararg.arg}) instead") if a.vararg else ""
+                star = (f"; the gradient with respect to items of `*{a.vararg.arg}` is generated per call "
+                        f"(grad(f, wrt=...)(args), value_and_grad, vjp, jvp, hvp), so it has no code before "
+                        f"a call (.source, differentiating it again): give {node.name}() named parameters "
+                        f"for those") if a.vararg else ""
                 raise ValueError(f"{what}={w}: {node.name}() has {len(positional)} positional "
                                  f"parameter(s) ({', '.join(positional)}){star}")
             w = positional[w]

@@ -8,7 +8,7 @@ from runtime.rules.shape import cast
 from runtime.rules.support import dtype_of, is_floating
 
 __all__ = ["order_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "astype_",
-           "to_integer_"]
+           "to_integer_", "item_"]
 
 
 def order_(*keys, reverse=False):
@@ -65,5 +65,22 @@ def astype_jvp_(t, ans, x, dtype):
     return np.zeros(np.shape(ans))
 
 
+def item_(x):
+    """``x.item()`` of a one-element array or numpy scalar: its value as a 0-d number (the
+    shape the derivative rules need), with numpy's error for more elements."""
+    if np.size(x) != 1:
+        raise ValueError("can only convert an array of size 1 to a Python scalar")
+    return np.reshape(x, ())[()]
+
+
+def item_vjp_(g, ans, x):
+    return np.reshape(g, np.shape(x))
+
+
+def item_jvp_(t, ans, x):
+    return np.reshape(t, ())
+
+
 nondifferentiable(order_, max_index_, min_index_, to_integer_, max_position_, min_position_)
 define(astype_, vjp=(astype_vjp_, None), jvp=(astype_jvp_, None))
+define(item_, vjp=(item_vjp_,), jvp=(item_jvp_,))

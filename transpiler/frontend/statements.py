@@ -65,9 +65,9 @@ class Statements:
                 raise self.error("the function returns None", s, "return the value to differentiate")
             if isinstance(s.value, ast.Tuple):
                 elts = [self.expr(e) for e in s.value.elts]
-                value = ast.Tuple([self.expand(e) for e in elts], ast.Load())
+                value = ast.Tuple([self._returned(e) for e in elts], ast.Load())
             else:
-                value = self.expand(self.expr(s.value))
+                value = self._returned(self.expr(s.value))
             self.emit(ast.Return(value), s)
             return
         if isinstance(s, ast.Assign):
@@ -126,6 +126,13 @@ class Statements:
             return
         raise self.error(f"{kind.__name__} statements are not supported", s,
                          "rewrite the function as straight-line numpy code")
+
+    def _returned(self, atom):
+        """A returned atom: a tuple-literal variable as its tuple (each item a separate output), but
+        a list stays one value -- its items' derivatives reach the list through the name."""
+        if isinstance(atom, ast.Name) and atom.id in self.tuples and self.kinds.get(atom.id, ast.Tuple) is ast.List:
+            return atom
+        return self.expand(atom)
 
     def if_statement(self, s):
         test = self.atom_name(self.expr(s.test), s.test)

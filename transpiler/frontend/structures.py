@@ -24,7 +24,7 @@ from runtime.rules.containers import append_at, keys_of, setitem
 
 from . import effects
 from . import sugar
-from .container_edits import insert_at_, insert_position_, pop_at_, pop_key_, pop_position_
+from .container_edits import insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_
 from ..backend.templates import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
@@ -92,7 +92,7 @@ def _write(norm, user, current, index, value, loc):
         # second derivatives of a list put into a list by index are not exact yet (grad(grad))
         raise norm.error(f"putting a list or tuple into `{user}` by index is not supported", loc,
                          f"build `{user}` with the inner list in place, or use a dict")
-    idx = _index_atom(norm, index, loc)
+    idx = _write_position(norm, user, current, index, loc)
     if current in norm.read_into:        # t = x[i] earlier: a view of a row when x is 2-d
         effects.row_view_guard(norm, ast.Name(current, ast.Load()), user, loc)
     new = norm.store(user)
@@ -100,6 +100,63 @@ def _write(norm, user, current, index, value, loc):
     if current in norm.read_into:
         norm.read_into.add(new)          # the same array: its rows read before still see it
     _stored(norm, value)
+
+
+def _write_position(norm, user, current, index, loc):
+    """The index of ``x[index] = v`` as an atom; counted from the front when ``x`` may be a list.
+
+    The adjoint of the write names its slot in the cotangent of the list as it is at the end, so
+    ``l[-1]`` of a list that is grown later (append, insert, extend, +=) would name a slot of the
+    longer list: the position is found on the list when the write runs (``list_position_``).
+    Arrays never change length, so their writes keep the index as written (no call in hot loops)."""
+    idx = _index_atom(norm, index, loc)
+    if current in norm.dicts or isinstance(index, (ast.Slice, ast.Tuple)):
+        if isinstance(index, ast.Slice) and (current in norm.lists or user in _grown(norm)):
+            raise norm.error(f"assigning to a slice of the list `{user}` is not supported (it may change its "
+                             "length)", loc, f"assign the items one by one: {user}[i] = v")
+        return idx
+    written = loc.slice if isinstance(loc, ast.Subscript) else None
+    constant = written.value if isinstance(written, ast.Constant) else (
+        -written.operand.value if isinstance(written, ast.UnaryOp) and isinstance(written.op, ast.USub)
+        and isinstance(written.operand, ast.Constant) else None)
+    if type(constant) is int and constant >= 0 or type(constant) is str:
+        return idx
+    if type(constant) is int or current in norm.lists or user in _grown(norm):
+        return norm.temp(_call(norm, list_position_, "list_position_", [ast.Name(current, ast.Load()), idx], loc),
+                         loc)
+    return idx
+
+
+def _grown(norm):
+    """User names whose length may change in the function (``.append``, ``.insert``, ``.pop``,
+    ``.extend``, ``+=``, ``del x[i]``), or that are returned (the caller may grow the list), and
+    every name assigned into one of those (``m = list(l)``: ``m``'s cotangent reaches ``l``)."""
+    if not hasattr(norm, "grown_names"):
+        grown, flows = set(), []
+        for n in ast.walk(norm.parsed.node):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                    and n.func.attr in ("append", "insert", "pop", "extend", "remove", "clear"):
+                grown.add(n.func.value.id)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                grown.add(n.target.id)
+            elif isinstance(n, ast.Delete):
+                grown.update(t.value.id for t in n.targets if isinstance(t, ast.Subscript)
+                             and isinstance(t.value, ast.Name))
+            elif isinstance(n, ast.Return) and n.value is not None:     # `return l`, `return l, y`
+                grown.update(v.id for v in (n.value.elts if isinstance(n.value, (ast.Tuple, ast.List))
+                                            else [n.value]) if isinstance(v, ast.Name))
+            elif isinstance(n, ast.Assign):
+                targets = {t.id for tgt in n.targets for t in ast.walk(tgt) if isinstance(t, ast.Name)}
+                flows.append((targets, {v.id for v in ast.walk(n.value) if isinstance(v, ast.Name)}))
+        changed = True
+        while changed:
+            changed = False
+            for targets, sources in flows:
+                if targets & grown and not sources <= grown:
+                    grown |= sources
+                    changed = True
+        norm.grown_names = grown
+    return norm.grown_names
 
 
 def check_carried_writes(norm, carried):
