@@ -5,8 +5,11 @@ A program builds lists, dicts, tuples of tuples, nested lists and numpy arrays f
 ``a``; gives some of them a second name (``m = l``, ``r = grid[0]``, ``v = x[1:]``);
 changes them through either name (``l[i] = ...``, ``l.append``, ``l[i] += ...``,
 ``grid[0].append``, ``x[i] = ...``); calls helpers that change what they are given or not,
-nested functions that change the outer list; loops over them; and returns a sum that reads
-every element.  The generator keeps a model of each container (its length and which names
+nested functions that change the outer list; concatenates and repeats lists (``l + [v]``,
+``l + m``, ``l * 2``), inserts, pops from the front, extends and slices them; calls helpers that
+return their argument (``m = ident(l)``: the same object) or a new list; merges and updates
+dicts (``d | {...}``, ``|=``, ``.update``, ``.get``); loops over them; and returns a sum that
+reads every element.  The generator keeps a model of each container (its length and which names
 share it), so every program runs in plain Python.
 
 The only acceptable outcomes are a gradient equal to finite differences (reverse and
@@ -44,12 +47,25 @@ def first_times(lst, c):
     return lst[0] * c
 
 
+def ident(lst):
+    return lst
+
+
+def make_pair(u, v):
+    return [u, v * 2.0]
+
+
+def scaled_copy(lst, c):
+    return [e * c for e in lst]
+
+
 class Box:
     pass
 
 
 HELPERS = {"put_first": put_first, "push": push, "take_last": take_last, "scaled": scaled,
-           "first_times": first_times, "Box": Box, "np": np}
+           "first_times": first_times, "ident": ident, "make_pair": make_pair, "scaled_copy": scaled_copy,
+           "Box": Box, "np": np}
 
 SCALAR = ["{s} * a", "np.sin({s}) + a", "{s} * {t}", "{s} + 1.5 * a", "scaled({s}, 0.5)", "np.cos(a) * {s}"]
 
@@ -93,7 +109,11 @@ def programs(draw, closures=False):
         if seqs:
             kinds += ["alias", "setitem", "iadd", "append", "pop", "loop_read", "loop_write", "call_put",
                       "call_push", "call_pure", "call_take", "closure", "read", "sort", "closure_set",
-                      "closure_iadd"]
+                      "closure_iadd", "concat", "repeat", "call_ident", "call_copy", "insert", "pop_front",
+                      "extend", "slice"]
+        kinds += ["call_pair"]
+        if dicts:
+            kinds += ["dict_merge", "dict_update"]
         if nested:
             kinds += ["inner_append", "inner_alias", "inner_alias"]
         if len(seqs) > 1:
@@ -226,6 +246,64 @@ def programs(draw, closures=False):
             w = new("s")
             lines.append(f"{w} = np.sum({v}[0]) + np.sum({v}[1] * {s()})")
             scalars.append(w)
+        elif kind == "concat" and lists:
+            # `l + [..]`, `l + m`, `l + l`: concatenation (each operand its own run of slots)
+            v, w = draw(st.sampled_from(lists)), new("c")
+            right = draw(st.sampled_from(lists + [f"[{scalar_expr()}]"]))
+            lines.append(f"{w} = {v} + {right}")
+            seqs[w] = _Seq(seqs[v].n + (seqs[right].n if right in seqs else 1))
+        elif kind == "repeat" and lists:
+            v, w, k = draw(st.sampled_from(lists)), new("c"), draw(st.integers(1, 3))
+            lines.append(f"{w} = {v} * {k}" if draw(st.booleans()) else f"{w} = {k} * {v}")
+            seqs[w] = _Seq(seqs[v].n * k)
+        elif kind == "call_ident":
+            # a helper returning its argument: the result is the same object
+            v, w = draw(st.sampled_from(sorted(seqs))), new("m")
+            lines.append(f"{w} = ident({v})")
+            seqs[w] = seqs[v]
+        elif kind == "call_copy" and lists:
+            v, w = draw(st.sampled_from(lists)), new("l")
+            lines.append(f"{w} = scaled_copy({v}, {s()})")
+            seqs[w] = _Seq(seqs[v].n)
+        elif kind == "call_pair":
+            w = new("l")
+            lines.append(f"{w} = make_pair({scalar_expr()}, {s()})")
+            seqs[w] = _Seq(2)
+        elif kind == "insert" and lists:
+            v = draw(st.sampled_from(lists))
+            lines.append(f"{v}.insert({draw(st.integers(-1, seqs[v].n))}, {scalar_expr()})")
+            seqs[v].n += 1
+        elif kind == "pop_front" and lists:
+            v = draw(st.sampled_from(lists))
+            if seqs[v].n == 0:
+                continue
+            w = new("s")
+            lines.append(f"{w} = {v}.pop(0)")
+            seqs[v].n -= 1
+            scalars.append(w)
+        elif kind == "extend" and lists:
+            v = draw(st.sampled_from(lists))
+            form = draw(st.sampled_from(["{v}.extend([{e}, {f}])", "{v} += [{e}, {f}]"]))
+            lines.append(form.format(v=v, e=scalar_expr(), f=scalar_expr()))
+            seqs[v].n += 2
+        elif kind == "slice" and lists:
+            v, w = draw(st.sampled_from(lists)), new("l")
+            if seqs[v].n < 2:
+                continue
+            lines.append(f"{w} = {v}[1:]")
+            seqs[w] = _Seq(seqs[v].n - 1)
+        elif kind == "dict_merge" and dicts:
+            d, w = draw(st.sampled_from(dicts)), new("d")
+            if draw(st.booleans()):
+                lines.append(f'{w} = {d} | {{"p": {scalar_expr()}}}')
+            else:
+                lines += [f"{w} = dict({d})", f'{w} |= {{"p": {scalar_expr()}}}']
+            lines.append(f'{new("s")} = {w}["p"] * {w}["q"][1] + {d}["p"]')
+            scalars.append(lines[-1].split(" =")[0])
+        elif kind == "dict_update" and dicts:
+            d, acc = draw(st.sampled_from(dicts)), new("s")
+            lines += [f'{d}.update({{"p": {scalar_expr()}}})', f'{acc} = {d}.get("p", 1.0) * {d}["q"][0]']
+            scalars.append(acc)
         elif kind == "read":
             v, w = draw(st.sampled_from(sorted(seqs))), new("s")
             if seqs[v].n == 0:
