@@ -27,7 +27,7 @@ from .math_ops import (  # noqa: F401
 )
 from .math_extra import truncatediv, truncatemod, scalar_mul  # noqa: F401
 from .array_extra import (  # noqa: F401
-    sort, argsort, repeat, roll, sequence_mask, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update,
+    sort, argsort, repeat, roll, sequence_mask, slice, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update,
 )
 from .init_ops import constant_initializer, zeros_initializer, ones_initializer  # noqa: F401
 from .indexed_slices import IndexedSlices  # noqa: F401
@@ -36,6 +36,7 @@ from .module import Module, name_scope  # noqa: F401
 from .printing import print_ as print, get_logger  # noqa: F401,A001
 from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
 from . import math, nn  # noqa: F401
+from .math_special import complex  # noqa: F401,A001
 from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
 
 newaxis = None

@@ -1,5 +1,5 @@
 """Array ops TF users reach for, built from recorded primitives: ``sort``/``argsort``, ``repeat``,
-``roll``, ``sequence_mask``, ``scatter_nd`` and ``tensor_scatter_nd_add``/``_update``.
+``roll``, ``sequence_mask``, ``slice``, ``scatter_nd`` and ``tensor_scatter_nd_add``/``_update``.
 
 The permutation or index pattern is computed with numpy (it carries no gradient); values move
 with ``gather`` (whose adjoint is scatter-add) or with scatter-add itself (whose adjoint is
@@ -11,9 +11,9 @@ import numpy as np
 from . import errors
 from .math_ops import _np, _t, gather, reshape, where
 from .rules.support import scatter_add
-from .tensor import _wrap, apply, as_dtype
+from .tensor import _TensorBase, _wrap, apply, as_dtype
 
-__all__ = ["sort", "argsort", "repeat", "roll", "sequence_mask", "scatter_nd",
+__all__ = ["sort", "argsort", "repeat", "roll", "sequence_mask", "slice", "scatter_nd",
            "tensor_scatter_nd_add", "tensor_scatter_nd_update"]
 
 
@@ -107,15 +107,44 @@ def scatter_nd(indices, updates, shape, name=None):
     return apply(scatter_add, (updates, template, _nd_index(indices, shape)))
 
 
+def _like(updates, tensor):
+    """Python or numpy updates take ``tensor``'s dtype, as TF converts an op's inputs that share one."""
+    return updates if isinstance(updates, _TensorBase) else _wrap(np.asarray(updates, dtype=tensor._value.dtype))
+
+
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     tensor = _t(tensor)
-    return tensor + scatter_nd(indices, updates, tensor.shape)
+    return tensor + scatter_nd(indices, _like(updates, tensor), tensor.shape)
 
 
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """``tensor`` with the entries at ``indices`` replaced by ``updates``."""
     tensor = _t(tensor)
+    updates = _like(updates, tensor)
     idx = _nd_index(indices, tuple(tensor.shape))
     hit = np.zeros(tuple(tensor.shape), dtype=bool)
     hit[idx] = True
     return where(hit, scatter_nd(indices, updates, tensor.shape), tensor)
+
+
+_slice = slice
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
+    """``tf.slice``: ``size[i] == -1`` takes everything from ``begin[i]`` on; a recorded index."""
+    x = _t(input_)
+    b = [int(v) for v in np.asarray(_np(begin)).reshape(-1)]
+    n = [int(v) for v in np.asarray(_np(size)).reshape(-1)]
+    if len(b) != x.ndim or len(n) != x.ndim:
+        raise errors.InvalidArgumentError(
+            f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, but got shapes "
+            f"[{len(b)}] and [{len(n)}] instead.")
+    for d, (start, count) in enumerate(zip(b, n)):
+        stop = x.shape[d] if count == -1 else start + count
+        if start < 0 or count < -1 or stop > x.shape[d]:
+            raise errors.InvalidArgumentError(
+                f"Expected size[{d}] in [0, {x.shape[d] - start}], but got {count}" if start >= 0 else
+                f"Expected begin[{d}] in [0, {x.shape[d]}], but got {start}")
+    index = tuple(_slice(start, x.shape[d] if count == -1 else start + count)
+                  for d, (start, count) in enumerate(zip(b, n)))
+    return x[index]

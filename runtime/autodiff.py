@@ -74,6 +74,9 @@ class ForwardAccumulator:
         return nest.map_structure(one, primals)
 
     # --- called by runtime.tensor.apply for each differentiable op -------------------------
+    def _note_reads(self, args):
+        """A non-differentiable op (a comparison): no tangent to carry (a tape would watch here)."""
+
     def _record(self, rule, args, vals, kwargs, out):
         if self._busy:
             return

@@ -1,5 +1,5 @@
 """``tf.nn.conv2d`` and 2-D pooling (``max_pool2d``/``max_pool``, ``avg_pool2d``/``avg_pool``) on NHWC
-batches: TF's arguments (``strides``/``ksize``/``dilations`` as an int or a list of 1, 2 or 4 ints,
+batches, and their 1-D forms on NWC batches (a 2-D op over a height of 1): TF's arguments (``strides``/``ksize``/``dilations`` as an int or a list of 1, 2 or 4 ints,
 ``padding`` 'SAME', 'VALID' or explicit pairs) turned into the primitives of ``runtime.rules.conv``,
 whose rules give gradients of every order.
 """
@@ -11,7 +11,7 @@ from .math_ops import _t
 from .rules import conv as _conv
 from .tensor import apply
 
-__all__ = ["conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool"]
+__all__ = ["conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool", "conv1d", "max_pool1d", "avg_pool1d"]
 
 
 def _pair(value, what, op, default=1):
@@ -118,3 +118,59 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """``tf.nn.avg_pool`` for 4-D inputs (2-D pooling)."""
     _two_d("avg_pool", input)
     return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)
+
+
+# --- 1-D: the 2-D ops over a height of 1 ----------------------------------------------------
+
+def _single(value, what, op):
+    """TF's 1-D int / [n] / [1, n, 1] argument as an int."""
+    value = [int(v) for v in np.ravel(np.asarray(value))]
+    if len(value) == 1:
+        return value[0]
+    if len(value) == 3 and value[0] == 1 and value[2] == 1:
+        return value[1]
+    raise errors.InvalidArgumentError(f"{op}: {what} must be an int or a list of 1 or 3 ints "
+                                      f"(1 in the batch and channel dimensions), got {value}")
+
+
+def _nwc(x, op, data_format):
+    if data_format not in (None, "NWC"):
+        raise errors.InvalidArgumentError(f"{op}: only the NWC data format is supported; "
+                                          f"transpose the input with tf.transpose(x, [0, 2, 1])")
+    if len(x.shape) != 3:
+        raise ValueError(f"{op}: the input must be 3-D [batch, width, channels], got shape {x.shape}")
+    return apply(np.expand_dims, (x, 1))
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """TF's 1-D cross-correlation: filters are [width, in_channels, out_channels]."""
+    x, w = _t(input), _t(filters)
+    if len(w.shape) != 3:
+        raise errors.InvalidArgumentError(f"conv1d: filters must be [width, in_channels, out_channels], "
+                                          f"got shape {w.shape}")
+    if not isinstance(padding, str):
+        raise ValueError(f"conv1d: padding must be 'SAME' or 'VALID', got {padding!r}")
+    out = conv2d(_nwc(x, "conv1d", data_format), apply(np.expand_dims, (w, 0)),
+                 (1, _single(stride, "stride", "conv1d")), padding,
+                 dilations=(1, 1 if dilations is None else _single(dilations, "dilations", "conv1d")))
+    return apply(np.squeeze, (out,), {"axis": 1})
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    x = _nwc(_t(input), "max_pool1d", data_format)
+    out = max_pool2d(x, (1, _single(ksize, "ksize", "max_pool1d")),
+                     (1, _single(strides, "strides", "max_pool1d")), _one_d_padding(padding, "max_pool1d"))
+    return apply(np.squeeze, (out,), {"axis": 1})
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    x = _nwc(_t(input), "avg_pool1d", data_format)
+    out = avg_pool2d(x, (1, _single(ksize, "ksize", "avg_pool1d")),
+                     (1, _single(strides, "strides", "avg_pool1d")), _one_d_padding(padding, "avg_pool1d"))
+    return apply(np.squeeze, (out,), {"axis": 1})
+
+
+def _one_d_padding(padding, op):
+    if not isinstance(padding, str):
+        raise ValueError(f"{op}: padding must be 'SAME' or 'VALID', got {padding!r}")
+    return padding

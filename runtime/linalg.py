@@ -17,7 +17,7 @@ from .tensor import apply
 
 __all__ = ["matmul", "matvec", "inv", "det", "slogdet", "logdet", "solve", "cholesky", "trace",
            "diag_part", "diag", "norm", "tensordot", "einsum", "matrix_transpose", "eye",
-           "global_norm", "l2_normalize", "adjoint", "band_part", "svd", "eigh", "eigvalsh", "qr",
+           "global_norm", "l2_normalize", "adjoint", "triangular_solve", "band_part", "svd", "eigh", "eigvalsh", "qr",
            "pinv", "lstsq"]
 
 
@@ -30,7 +30,7 @@ def inv(input, adjoint=False, name=None):
     x = _t(input)
     _square(x, "Input")
     if adjoint:
-        x = matrix_transpose(x)
+        x = matrix_transpose(x, conjugate=True)
     try:
         return apply(np.linalg.inv, (x,))
     except errors.InvalidArgumentError:
@@ -62,7 +62,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
     a, b = _t(matrix), _t(rhs)
     _square(a, "Input matrix")
     if adjoint:
-        a = matrix_transpose(a)
+        a = matrix_transpose(a, conjugate=True)
     if b.ndim < 2:
         raise errors.InvalidArgumentError(f"Input rhs must have rank >= 2, got {b.shape}")
     try:
@@ -97,10 +97,22 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
-    return apply(np.swapaxes, (_t(a), -1, -2))
+    out = apply(np.swapaxes, (_t(a), -1, -2))
+    return apply(np.conjugate, (out,)) if conjugate and out._value.dtype.kind == "c" else out
 
 
-adjoint = matrix_transpose
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two axes (the transpose for real matrices)."""
+    return matrix_transpose(matrix, conjugate=True)
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """Solve with the lower (or upper) triangle of ``matrix`` only, as TF does: the other
+    triangle is never read, and its gradient is zero."""
+    a, b = _t(matrix), _t(rhs)
+    _square(a, "Input matrix")
+    tri = band_part(a, -1, 0) if lower else band_part(a, 0, -1)
+    return solve(tri, b, adjoint=adjoint)
 
 
 def band_part(input, num_lower, num_upper, name=None):

@@ -18,6 +18,6 @@ from .math_extra import (  # noqa: F401
 )
 from .array_extra import sort, argsort  # noqa: F401
 from .math_special import (  # noqa: F401
-    angle, bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, conj, digamma, imag, lgamma, polygamma, real,
+    angle, complex, bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, conj, digamma, imag, lgamma, polygamma, real,
     reciprocal_no_nan, xdivy, xlog1py,
 )

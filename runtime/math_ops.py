@@ -121,8 +121,13 @@ def ones_like(input, dtype=None, name=None):
 
 
 def fill(dims, value, name=None):
-    v = _t(value)._value
-    return _wrap(np.full(_shape(dims), v, dtype=v.dtype))
+    """``tf.fill``: differentiable in ``value`` (its gradient is the sum of the cotangent)."""
+    v = _t(value)
+    if v._value.dtype.kind not in "fc":
+        return _wrap(np.full(_shape(dims), v._value, dtype=v._value.dtype))
+    out = apply(np.broadcast_to, (v, _shape(dims)))
+    out._value = np.array(out._value)           # a writable array of its own, as np.full gives
+    return out
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None):
@@ -154,22 +159,14 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    """``tf.linspace``: the dtype of float arguments; integer ones give float64, as in TF."""
+    """``tf.linspace``: the dtype of float arguments; integer ones give float64, as in TF.  Float
+    endpoints (scalars or batches) are recorded as np.linspace, whose rules give both modes."""
     s, e = _t(start), _t(stop)
     dt = s._value.dtype if s._value.dtype.kind == "f" else np.dtype(np.float64)
     n = int(_np(num))
-    out = np.linspace(s._value, e._value, n, axis=axis).astype(dt)
-    if dt.kind != "f" or s._value.dtype != dt or e._value.dtype != dt or np.ndim(out) != 1:
-        return _wrap(out)
-    from .custom_gradient import custom_gradient  # TF's linspace is differentiable in start and stop
-
-    @custom_gradient
-    def _linspace(start, stop):
-        def grad(g):
-            t = np.linspace(0.0, 1.0, n).astype(dt)
-            return reduce_sum(g * (1.0 - t)), reduce_sum(g * t)
-        return _wrap(out), grad
-    return _linspace(s, e)
+    if dt.kind != "f" or s._value.dtype != dt or e._value.dtype != dt:
+        return _wrap(np.linspace(s._value, e._value, n, axis=axis).astype(dt))
+    return apply(np.linspace, (s, e, n), {"axis": axis})
 
 
 def identity(input, name=None):
@@ -214,8 +211,13 @@ def reshape(tensor, shape, name=None):
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     a = _t(a)
     if perm is None:
-        return apply(np.transpose, (a,))
-    return apply(np.transpose, (a,), {"axes": _axis(perm)})
+        return _conj_if(apply(np.transpose, (a,)), conjugate)
+    return _conj_if(apply(np.transpose, (a,), {"axes": _axis(perm)}), conjugate)
+
+
+def _conj_if(x, conjugate):
+    """``conjugate=True`` / ``adjoint_*=True``: the complex conjugate (nothing to do for reals)."""
+    return apply(np.conjugate, (x,)) if conjugate and x._value.dtype.kind == "c" else x
 
 
 def expand_dims(input, axis, name=None):
@@ -304,11 +306,21 @@ def broadcast_to(input, shape, name=None):
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
-    """Zero (constant) padding; the gradient is the slice of the unpadded region."""
+    """Constant padding (the gradient is the slice of the unpadded region), or REFLECT and
+    SYMMETRIC as numpy's 'reflect' and 'symmetric' (their rules fold the gradient back)."""
     x = _t(tensor)
     p = np.asarray(_np(paddings)).astype(int)
-    if mode.upper() != "CONSTANT":
-        raise NotImplementedError("tf.pad: only mode='CONSTANT' is supported")
+    kind = str(mode).upper()
+    if kind in ("REFLECT", "SYMMETRIC"):
+        limit = 0 if kind == "REFLECT" else 1           # TF: paddings < dim (REFLECT), <= dim (SYMMETRIC)
+        for d, (a, b) in zip(x.shape, p):
+            if max(a, b) > int(d) - 1 + limit or min(a, b) < 0:
+                raise errors.InvalidArgumentError(
+                    f"paddings must be {'less than' if limit == 0 else 'no greater than'} the dimension size: "
+                    f"{int(a)}, {int(b)} not {'less than' if limit == 0 else 'no greater than'} {int(d)}")
+        return apply(np.pad, (x, tuple(map(tuple, p.tolist()))), {"mode": kind.lower()})
+    if kind != "CONSTANT":
+        raise ValueError(f"tf.pad: mode must be 'CONSTANT', 'REFLECT' or 'SYMMETRIC', got {mode!r}")
     out_shape = tuple(int(d + a + b) for d, (a, b) in zip(x.shape, p))
     region = tuple(slice(int(a), int(a) + d) for d, (a, _) in zip(x.shape, p))
     base = np.full(out_shape, _np(constant_values), dtype=x._value.dtype)
@@ -712,9 +724,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             f"In[0] and In[1] has different ndims: {a.shape} vs. {b.shape}" if a.ndim != b.ndim else
             f"In[0] and In[1] ndims must be >= 2: {a.ndim}")
     if transpose_a or adjoint_a:
-        a = _swap_last(a)
+        a = _conj_if(_swap_last(a), adjoint_a)
     if transpose_b or adjoint_b:
-        b = _swap_last(b)
+        b = _conj_if(_swap_last(b), adjoint_b)
     if a.shape[-1] != b.shape[-2]:
         raise errors.InvalidArgumentError(
             f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}")
@@ -724,7 +736,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def matvec(a, b, transpose_a=False, adjoint_a=False, name=None):
     a, b = _t(a), _t(b)
     if transpose_a or adjoint_a:
-        a = _swap_last(a)
+        a = _conj_if(_swap_last(a), adjoint_a)
     if b._value.ndim == 1:  # numpy's matmul of a matrix (stack) and a vector: one op
         return _binary(np.matmul, a, b)
     return apply(np.squeeze, (_binary(np.matmul, a, apply(np.expand_dims, (b, -1))),), {"axis": -1})

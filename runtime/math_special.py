@@ -11,10 +11,11 @@ import numpy as np
 
 from .math_ops import _t, abs, exp, log1p, where
 from .rules import special as _special
+from .rules.complexes import make_complex
 from .tensor import _TensorBase, apply
 
 __all__ = ["lgamma", "digamma", "polygamma", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e",
-           "xdivy", "xlog1py", "reciprocal_no_nan", "real", "imag", "conj", "angle"]
+           "xdivy", "xlog1py", "reciprocal_no_nan", "real", "imag", "conj", "angle", "complex"]
 
 
 def _like(y, x):
@@ -94,3 +95,13 @@ def conj(x, name=None):
 
 def angle(input, name=None):
     return apply(np.angle, (_t(input),))
+
+
+def complex(real, imag, name=None):
+    """``tf.complex``: float32 parts make complex64, float64 parts complex128; TF refuses mixing them."""
+    real, imag = _t(real), _t(imag)
+    dr, di = real._value.dtype, imag._value.dtype
+    if dr != di or dr.kind != "f" or dr.itemsize < 4:
+        raise TypeError(f"tf.complex wants two float32 or two float64 tensors, got {dr.name} and {di.name}; "
+                        f"cast them to one of those first")
+    return apply(make_complex, (real, imag))

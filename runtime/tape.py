@@ -269,7 +269,10 @@ class GradientTape:
                 vjp = rule.vjp(i)
                 if vjp is None:
                     continue
-                contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                if higher:
+                    contrib = _recorded_rule(vjp, g, ans, call_args, kwargs)
+                else:
+                    contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
                 _distribute(grads, a, contrib, relevant)
         return grads
 
@@ -432,6 +435,17 @@ class GradientTape:
                         [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def _recorded_rule(vjp, g, ans, args, kwargs):
+    """A VJP run on tensors (a sweep recorded for higher order).  The rules are numpy code and
+    mix real and complex operands (``g * conj(sign(z))`` with a real ``g``); TF's refusal of
+    mixed-dtype operators is for user code, so it is lifted while a rule runs."""
+    _state.in_rules += 1
+    try:
+        return vjp(g, ans, *args, **kwargs) if kwargs else vjp(g, ans, *args)
+    finally:
+        _state.in_rules -= 1
 
 
 def _batching():

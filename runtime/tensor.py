@@ -321,6 +321,7 @@ def _wrap(value):
 class _ThreadState(threading.local):
     def __init__(self):
         self.tapes = []  # tapes currently recording in this thread, innermost last
+        self.in_rules = 0  # > 0 while a recorded gradient sweep runs derivative rules on tensors
 
 
 _state = _ThreadState()
@@ -425,7 +426,7 @@ def _binary(fn, x, y):
     ty = type(y)
     if ty is Tensor or ty is Variable or isinstance(y, _TensorBase):
         xd, yd = x._value.dtype, y._value.dtype
-        if xd != yd:
+        if xd != yd and not _state.in_rules:   # rules mix real and complex as numpy does
             op, xn, yn = _OP_NAMES.get(fn, registry._name_of(fn)), as_dtype(xd).name, as_dtype(yd).name
             e = errors.InvalidArgumentError(
                 f"cannot compute {op} as input #1(zero-based) was expected to be a {xn} tensor but is a "
@@ -444,6 +445,8 @@ def _rbinary(fn, x, y):
 def _coerce(value, like):
     """A non-tensor operand converted to ``like``'s dtype (TF converts Python numbers that way)."""
     want = like._value.dtype
+    if _state.in_rules and want.kind != "c" and np.iscomplexobj(value):
+        return value                # a rule's complex constant (`-1j * g`): numpy promotes
     if isinstance(value, complex) and want.kind != "c":      # TF refuses rather than drop the imaginary part
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {as_dtype(want).name}")
     if type(value) is float or type(value) is int:

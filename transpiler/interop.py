@@ -15,14 +15,20 @@ Variable, the call goes through :func:`call`:
 
 First-order sweeps run the generated backward on the forward's saved arrays: numpy speed,
 and the primal is not run again.  When an outer tape is recording the sweep, the VJP
-instead runs the whole generated gradient on the Tensors themselves; the generated code
-(numpy calls plus inlined rules) then dispatches through numpy's protocols and records
-itself, op by op.  Because that gradient recomputes the primal from its inputs, nothing it
-uses is cut off from them, and derivatives of any order come out exact.
+instead calls the whole generated gradient (which recomputes the primal from its inputs)
+through :func:`call` as well: it is recorded as one op whose VJP is the transpiler's
+gradient of that code, and so on for each further order.  (Running the generated code op
+by op on tensors would cut every value it keeps in Python floats or containers off the
+tape.)  If that code cannot be transformed again, it runs op by op as a last resort.
 
 Functions that returns several arrays (``return a, b``) are recorded as one op producing a
 hidden "hub" plus one tiny op per output (the scheme ``tf.custom_gradient`` uses); their
 cotangents reach the generated gradient as one tuple seed.
+
+While a ``ForwardAccumulator`` records, :func:`_forward_call` gives it the outputs' tangent
+from the transpiler's forward mode (recorded for any tape that records as well, through the
+generated gradient: J v is the VJP of u -> J^T u), so forward mode, forward-over-reverse,
+reverse-over-forward and forward-over-forward are exact for the same code the reverse op is.
 
 Some calls run **op by op** instead: the original function is simply called on the
 tensors, and numpy's protocols record each of its operations (correct in every case, just
@@ -33,83 +39,24 @@ without the speed-up).  That happens when
   produce gradients for values it does not receive as parameters, and op-by-op recording
   watches such reads exactly as TF does;
 * a floating-point tensor is passed in a keyword-only parameter or inside a list/tuple/dict;
-* a forward-mode ``ForwardAccumulator`` is active (it needs JVPs, which the op has none of);
 * the transpiler cannot generate the gradient (``TranspileError``: e.g. the body calls a
   ``tf`` op that is not a numpy primitive under another name, see ``tfcalls.py``);
 * the output is not one float array or a flat tuple/list of arrays.
 """
 
-import types
-
 import numpy as np
 
 from runtime.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
-from runtime.tensor import Tensor, Variable, _TensorBase, _state, apply
+from runtime.tensor import _TensorBase, _state, apply
 
 from .core.errors import TranspileError, Unresolved
 from .analysis.signature import cast_like, specialisation
+from .variants import transformer
+from .tensor_args import (as_array, contains_tensor, has_tensor, is_float_tensor, reads_variables, tensor,
+                          values, wrap_out)
 
 __all__ = ["call", "has_tensor"]
-
-
-def has_tensor(args, kwargs):
-    """Whether any argument (at any depth of lists/tuples/dicts) is a runtime tensor."""
-    for a in args:
-        if _contains_tensor(a):
-            return True
-    for v in kwargs.values():
-        if _contains_tensor(v):
-            return True
-    return False
-
-
-def _contains_tensor(x):
-    if isinstance(x, _TensorBase):
-        return True
-    if type(x) in (list, tuple):
-        return any(_contains_tensor(v) for v in x)
-    if type(x) is dict:
-        return any(_contains_tensor(v) for v in x.values())
-    return False
-
-
-def _values(x):
-    """The numpy value of ``x`` with tensors replaced at any depth of lists/tuples/dicts."""
-    if isinstance(x, _TensorBase):
-        return x._value
-    t = type(x)
-    if t is list or t is tuple:
-        return t(_values(v) for v in x)
-    if t is dict:
-        return {k: _values(v) for k, v in x.items()}
-    return x
-
-
-def _wrap_out(x):
-    """Outputs of a tape-free call: arrays become Tensors, containers keep their structure."""
-    if isinstance(x, _TensorBase):
-        return x
-    if isinstance(x, (np.ndarray, np.generic)):
-        return _tensor(x)
-    t = type(x)
-    if t is list or t is tuple:
-        return t(_wrap_out(v) for v in x)
-    if t is dict:
-        return {k: _wrap_out(v) for k, v in x.items()}
-    if t is float:
-        return _tensor(np.float64(x))
-    return x
-
-
-def _tensor(value):
-    t = Tensor.__new__(Tensor)
-    t._value = value
-    return t
-
-
-def _is_float_tensor(x):
-    return isinstance(x, _TensorBase) and x._value.dtype.kind in "fc"
 
 
 # --- entry point --------------------------------------------------------------------------
@@ -120,19 +67,22 @@ def call(d, args, kwargs):
     recorders = _state.tapes
     if not recorders:
         # no tape: nothing to record, run at numpy speed
-        return _wrap_out(fn(*[_values(a) for a in args], **{k: _values(v) for k, v in kwargs.items()}))
+        return wrap_out(fn(*[values(a) for a in args], **{k: values(v) for k, v in kwargs.items()}))
+    if any(hasattr(rec, "_tangents") for rec in recorders):
+        out = _forward_call(d, args, kwargs)
+        if out is not _OP_BY_OP:
+            return out
+        return fn(*args, **kwargs)
     entry = _entry_for(d, args, kwargs)
     if entry is None:
         return fn(*args, **kwargs)
     return entry.run(args, kwargs)
 
 
-def _entry_for(d, args, kwargs):
-    """The cached recorded-op entry for this call's structure, or None to run op by op."""
-    for rec in _state.tapes:
-        if hasattr(rec, "_tangents"):  # forward mode: follow the function's own ops
-            return None
-    t = d._t
+def _bind(t, args, kwargs):
+    """(positional arguments, keyword arguments, wrt positions), or None to run op by op:
+    the float tensors must be positional, outside containers, and the function must not read
+    a Variable it is not given."""
     if kwargs or len(args) not in _BINDS_AS_IS.get(t, ()):
         try:
             bound = t.signature.bind(*args, **kwargs)
@@ -144,22 +94,31 @@ def _entry_for(d, args, kwargs):
     else:
         pos, kw = args, {}
     for v in kw.values():
-        if _contains_tensor(v) and (not isinstance(v, _TensorBase) or _is_float_tensor(v)):
+        if contains_tensor(v) and (not isinstance(v, _TensorBase) or is_float_tensor(v)):
             return None
-    kinds = []
-    for a in pos:
+    wrt = []
+    for i, a in enumerate(pos):
         if isinstance(a, _TensorBase):
-            kinds.append("f" if _is_float_tensor(a) else "c")
-        elif type(a) in (list, tuple, dict) and _contains_tensor(a):
+            if is_float_tensor(a):
+                wrt.append(i)
+        elif type(a) in (list, tuple, dict) and contains_tensor(a):
             return None
-        else:
-            kinds.append("c")
-    wrt = tuple(i for i, k in enumerate(kinds) if k == "f")
-    if not wrt or _reads_variables(t.fn, pos):
+    if not wrt or reads_variables(t.fn, pos):
         return None
+    return pos, kw, tuple(wrt)
+
+
+def _entry_for(d, args, kwargs):
+    """The cached recorded-op entry for this call's structure, or None to run op by op."""
+    t = d._t
+    bound = _bind(t, args, kwargs)
+    if bound is None:
+        return None
+    pos, kw, wrt = bound
+    kinds = tuple("f" if i in wrt else "c" for i in range(len(pos)))
     budget = getattr(getattr(d, "_d", d), "_budget", None)     # memory_budget: checkpointed loops
     spec = _specialisation(t, pos)
-    key = (len(pos), tuple(kinds), tuple(sorted(kw)), budget, spec)
+    key = (len(pos), kinds, tuple(sorted(kw)), budget, spec)
     cache = _CACHE.setdefault(t, {})
     entry = cache.get(key, False)
     if entry is False:
@@ -202,6 +161,85 @@ _CACHE = weakref.WeakKeyDictionary()
 
 _BINDS_AS_IS = weakref.WeakKeyDictionary()
 """_Transformer -> numbers of positional arguments (no keywords) known to bind without error."""
+
+
+# --- forward mode: the generated JVP, its tangent handed to each accumulator ----------------
+
+_OP_BY_OP = object()
+
+
+def _forward_call(d, args, kwargs):
+    """A call while a ForwardAccumulator records: the value comes from the other recorders'
+    path (one recorded op on a tape, or plain numpy), and each accumulator gets the tangent of
+    the outputs from the transpiler's forward mode.  When tapes record too, that tangent is
+    computed as a recorded op of its own (reverse over forward), and with several accumulators
+    each one's tangent is computed while the others record it (forward over forward)."""
+    t = d._t
+    bound = _bind(t, args, kwargs)
+    if bound is None:
+        return _OP_BY_OP
+    pos, kw, wrt = bound
+    accumulators = [r for r in _state.tapes if hasattr(r, "_tangents")]
+    seeded = [(acc, [acc._tangents.get(id(pos[i])) for i in wrt]) for acc in accumulators]
+    seeded = [(acc, ts) for acc, ts in seeded if any(e is not None and e[0] is pos[i] for e, i in zip(ts, wrt))]
+    try:
+        forward = t.get(wrt[0] if len(wrt) == 1 else wrt, False, mode="forward")
+    except (TranspileError, Unresolved):
+        return _OP_BY_OP
+    with _without(accumulators):
+        out = call(d, pos, kw)              # the value, as the tapes (if any) record it
+    outs = out if type(out) in (tuple, list) else (out,)
+    for acc, entries in seeded:
+        seeds = [_tangent_of(e, pos[i]) for e, i in zip(entries, wrt)]
+        with _without([acc]):
+            if _state.tapes and type(out) not in (tuple, list):
+                tangent = _recorded_jvp(t, wrt, pos, kw, out, seeds)
+            else:   # numbers only (a tape recording too sees no path through a tuple's tangents)
+                named = dict(zip(forward.seed_name, values(seeds)))
+                tangent = forward.function(*[values(a) for a in pos], **values(kw), **named)[1]
+        tangents = tangent if type(out) in (tuple, list) else (tangent,)
+        for o, tg in zip(outs, tangents):
+            if isinstance(o, _TensorBase):
+                tg = cast_like(tg, o._value)
+                acc._tangents[id(o)] = (o, tg if isinstance(tg, _TensorBase) else tensor(as_array(tg)))
+    return out
+
+
+def _recorded_jvp(t, wrt, pos, kw, out, seeds):
+    """J v as ops the other recorders can differentiate: the VJP u -> J^T u is linear in u, so
+    J v is its own VJP at any u with cotangent v (the double-backward trick).  J^T u is the
+    generated gradient recorded as one op, whose derivatives the transpiler generates too."""
+    from runtime.tape import GradientTape
+
+    gen = t.get(wrt[0] if len(wrt) == 1 else wrt, False)
+    u = tensor(np.zeros(np.shape(out._value), dtype=out._value.dtype))
+    with GradientTape() as tape:
+        tape.watch(u)
+        pulled = _call_generated(gen.function, pos, {**kw, gen.seed_name: u})
+    pulled = pulled if len(wrt) > 1 else (pulled,)
+    return tape.gradient(list(pulled), u, output_gradients=list(seeds))
+
+
+def _tangent_of(entry, primal):
+    if entry is not None and entry[0] is primal:
+        return entry[1]
+    return tensor(np.zeros(np.shape(primal._value), dtype=primal._value.dtype))
+
+
+class _without:
+    """Take ``recorders`` off the recording stack for the duration of a block."""
+
+    def __init__(self, recorders):
+        self.recorders = recorders
+
+    def __enter__(self):
+        tapes = _state.tapes
+        self.saved = list(tapes)
+        tapes[:] = [r for r in tapes if not any(r is x for x in self.recorders)]
+
+    def __exit__(self, *exc):
+        _state.tapes[:] = self.saved
+        return False
 
 
 # --- the recorded primitive ---------------------------------------------------------------
@@ -257,9 +295,9 @@ class _Entry:
                 out = fn(*vals, **kwargs)
             if type(out) in (tuple, list):
                 c.single = False
-                c.outs = [_as_array(o) for o in out]
+                c.outs = [as_array(o) for o in out]
                 return _HUB
-            return _as_array(out)
+            return as_array(out)
 
         def primitive(*args, **kwargs):  # the key under which the Rule is registered
             raise RuntimeError("internal: called only through runtime.tensor.apply")
@@ -290,10 +328,10 @@ class _Entry:
             # first order: the backward runs on the forward's saved arrays, no primal re-run
             res = self.pair.backward(c.saved, seed)
         else:
-            # an outer tape records this sweep: recompute from the inputs (tensors), so
-            # every value the adjoint uses stays connected to them
+            # an outer tape records this sweep: the generated gradient is itself recorded as
+            # one op (its VJP is the transpiler's second order, and so on for higher orders)
             kw[self.seed_name] = seed
-            res = self.grad_fn(*args, **kw)
+            res = self._recorded_gradient(args, kw)
         if len(self.wrt) == 1:
             res = (res,)
         # each gradient in its input's dtype (a float32 input gets float32, see signature.py)
@@ -301,9 +339,16 @@ class _Entry:
         c.memo = (g, tapes, res)
         return res
 
+    def _recorded_gradient(self, args, kw):
+        """The generated gradient called on tensors through :func:`call`, i.e. recorded as one
+        op whose own VJP the transpiler generates from the gradient's code.  Running that code
+        op by op on tensors instead loses every value it computes with Python floats (``float(x)``,
+        ``math.sin``) or Python containers: their second derivatives came out zero."""
+        return _call_generated(self.grad_fn, args, kw)
+
     def run(self, pos, kw):
         c = _Call()
-        kwargs = {k: _values(v) for k, v in kw.items()}
+        kwargs = {k: values(v) for k, v in kw.items()}
         kwargs[_KW] = c
         out = apply(self.primitive, pos, kwargs)
         if c.single:
@@ -314,6 +359,27 @@ class _Entry:
         for k in range(n):
             results.append(apply(_pick(n, k), (hub,), {_KW: c}))
         return tuple(results)
+
+
+class _GeneratedGradient:
+    """What :func:`call` needs of a Differentiable, for a generated gradient function."""
+
+    __slots__ = ("_fn", "_t")
+
+    def __init__(self, fn):
+        self._fn = fn
+        self._t = transformer(fn)
+
+
+def _call_generated(fn, args, kw):
+    """Generated code ``fn`` called on tensors through :func:`call`, every argument bound
+    positionally where it can be (float tensors passed by keyword would run op by op)."""
+    op = _GeneratedGradient(fn)
+    try:
+        bound = op._t.signature.bind(*args, **kw)
+    except TypeError:
+        return fn(*args, **kw)
+    return call(op, bound.args, bound.kwargs)
 
 
 def _split_pair(transformer, wrt, memory_budget=None, spec=()):
@@ -350,17 +416,6 @@ def _connected(gen, n):
     return out
 
 
-def _as_array(x):
-    if isinstance(x, (np.ndarray, np.generic)):
-        return x
-    if isinstance(x, _TensorBase):
-        return x._value
-    if isinstance(x, float):
-        return np.float64(x)
-    arr = np.asarray(x)
-    return arr[()] if arr.ndim == 0 else arr
-
-
 # --- several outputs: a hub op plus one pick op per output --------------------------------
 
 _HUB = np.float32(0.0)
@@ -382,80 +437,3 @@ def _pick(n, k):
         define(pick, vjp=(_slot_vjp(k, n),), name=f"transpiled output {k}", impl=impl)
         fn = _PICKS[key] = pick
     return fn
-
-
-# --- variables read without being passed ---------------------------------------------------
-
-def _reads_variables(fn, args):
-    """Does ``fn`` (or a function it calls) read a Variable it is not given as a parameter?
-
-    Looks at closure cells, the globals its code names, and the attributes its code names
-    on argument objects (``self.w``, ``model.layer.kernel``), a few levels deep.
-    """
-    seen = set()
-    raw = getattr(fn, "__func__", fn)
-    names = _code_names(raw.__code__) if isinstance(raw, types.FunctionType) else None
-    for a in args:
-        if not isinstance(a, (_TensorBase, np.ndarray, np.generic, int, float, complex, str)):
-            if _holds_variable(a, 3, seen, names):
-                return True
-    return _function_reads(fn, seen, 0)
-
-
-def _function_reads(fn, seen, depth):
-    if isinstance(fn, _SKIP_CALLEES):  # modules (numpy's __getattr__ is slow), classes, ufuncs
-        return False
-    fn = getattr(fn, "_fn", fn)  # a Differentiable callee
-    fn = getattr(fn, "__func__", fn)
-    if id(fn) in seen or depth > 4 or not isinstance(fn, types.FunctionType):
-        return False
-    seen.add(id(fn))
-    names = _code_names(fn.__code__)
-    for cell in fn.__closure__ or ():
-        try:
-            v = cell.cell_contents
-        except ValueError:
-            continue
-        if _holds_variable(v, 3, seen, names) or _function_reads(v, seen, depth + 1):
-            return True
-    g = fn.__globals__
-    for name in names:
-        if name in g:
-            v = g[name]
-            if _holds_variable(v, 3, seen, names) or _function_reads(v, seen, depth + 1):
-                return True
-    return False
-
-
-def _code_names(code):
-    names = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            names |= _code_names(c)
-    return names
-
-
-_SKIP_CALLEES = (types.ModuleType, type, types.BuiltinFunctionType, np.ufunc, np.ndarray, np.generic,
-                 int, float, complex, str, bytes, bool, type(None))
-
-_SKIP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-         np.ndarray, np.generic, np.ufunc, str, bytes, int, float, complex, bool)
-
-
-def _holds_variable(x, depth, seen, names):
-    """A Variable in ``x``: itself, an item of a container, or an attribute the code names."""
-    if type(x) is Variable:
-        return True
-    if depth <= 0 or isinstance(x, _SKIP) or isinstance(x, _TensorBase) or id(x) in seen:
-        return False
-    seen.add(id(x))
-    t = type(x)
-    if t in (list, tuple, set, frozenset):
-        return any(_holds_variable(v, depth - 1, seen, names) for v in x)
-    if t is dict:
-        return any(_holds_variable(v, depth - 1, seen, names) for v in x.values())
-    d = getattr(x, "__dict__", None)
-    if isinstance(d, dict):
-        return any(_holds_variable(v, depth - 1, seen, names) for k, v in d.items()
-                   if names is None or k in names)
-    return False

@@ -15,6 +15,8 @@ from .support import expand_reduced
 def sigmoid(x):
     """1 / (1 + exp(-x)), without overflow for large |x|."""
     x = np.asarray(x)
+    if x.dtype.kind == "c":     # the stable form below reads |x| and x >= 0: reals only
+        return 1.0 / (1.0 + np.exp(-x))
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
@@ -53,6 +55,8 @@ define(relu, vjp=(relu_vjp,), jvp=(relu_jvp,))
 def softplus(x):
     """log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)), without overflow."""
     x = np.asarray(x)
+    if x.dtype.kind == "c":
+        return np.log1p(np.exp(x))
     return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
 
 

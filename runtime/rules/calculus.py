@@ -9,6 +9,7 @@ the jumps themselves).
 
 import numpy as np
 
+from .reductions import centred_conj, conj_if_complex
 from .registry import define
 from .support import shape_of
 
@@ -65,16 +66,16 @@ def cov_options(m, y, rowvar, bias, ddof, fweights, aweights):
 
 def cov_vjp(g, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
     dof = cov_options(m, y, rowvar, bias, ddof, fweights, aweights)
-    c = m - np.mean(m, axis=1, keepdims=True)
+    c = centred_conj(m, 1)                               # cov = c @ c^H / dof for complex m
     g = np.reshape(g, (shape_of(m)[0],) * 2)            # (one variable: cov is 0-d)
-    return np.matmul(g + np.transpose(g), c) / dof
+    return np.matmul(g + conj_if_complex(np.transpose(g)), c) / dof
 
 
 def cov_jvp(t, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
     dof = cov_options(m, y, rowvar, bias, ddof, fweights, aweights)
-    c = m - np.mean(m, axis=1, keepdims=True)
     tc = t - np.mean(t, axis=1, keepdims=True)
-    return np.reshape((np.matmul(tc, np.transpose(c)) + np.matmul(c, np.transpose(tc))) / dof, shape_of(ans))
+    half = np.matmul(tc, np.transpose(centred_conj(m, 1)))      # the other half is its conjugate transpose
+    return np.reshape((half + conj_if_complex(np.transpose(half))) / dof, shape_of(ans))
 
 
 define(np.cov, vjp=(cov_vjp,), jvp=(cov_jvp,))

@@ -1,4 +1,5 @@
-"""Rules for the parts of complex numbers: real, imag, conj, angle (abs is in ``elementwise``).
+"""Rules for the parts of complex numbers: real, imag, conj, angle, and building one from two
+real parts (``tf.complex``); abs is in ``elementwise``.
 
 The convention is autograd's and JAX's: for a real-valued loss L of a complex z = x + iy, the
 cotangent of z is dL/dx - i dL/dy, and holomorphic rules multiply it by f'(z) unconjugated
@@ -9,7 +10,8 @@ when complex numbers appear in between, e.g. ``np.abs(x + 1j * y)``.
 
 import numpy as np
 
-from .registry import define
+from .registry import define, primitive
+from .support import unbroadcast
 
 
 def real_vjp(g, ans, val):
@@ -47,20 +49,50 @@ def conj_jvp(t, ans, x):
 define((np.conjugate, np.conj), vjp=(conj_vjp,), jvp=(conj_jvp,))
 
 
-# angle(z) = atan2(y, x): d/dx = -y / |z|^2, d/dy = x / |z|^2.  A real input's angle (0 or pi)
-# is piecewise constant.
+# angle(z) = atan2(y, x): d/dx = -y / |z|^2, d/dy = x / |z|^2, so the cotangent of z is
+# -i g conj(z) / |z|^2 = -i g / z and the tangent imag(t / z).  Written with ufuncs and 1 / z so
+# that, run on tensors for second order, no operator mixes a real and a complex dtype.  A real
+# input's angle (0 or pi) is piecewise constant.
 def angle_vjp(g, ans, z, deg=False):
     if np.iscomplexobj(z):
-        scale = 57.29577951308232 if deg else 1.0
-        return -1j * g * scale * np.conj(z) / (np.real(z) ** 2 + np.imag(z) ** 2)
+        return np.divide(np.multiply(g, -57.29577951308232j if deg else -1j), z)
     return np.zeros_like(g)
 
 
 def angle_jvp(t, ans, z, deg=False):
     if np.iscomplexobj(z):
-        scale = 57.29577951308232 if deg else 1.0
-        return scale * np.imag(np.conj(z) * t) / (np.real(z) ** 2 + np.imag(z) ** 2)
+        return np.multiply(57.29577951308232 if deg else 1.0, np.imag(np.divide(t, z)))
     return np.zeros_like(ans)
 
 
 define(np.angle, vjp=(angle_vjp,), jvp=(angle_jvp,))
+
+
+@primitive
+def make_complex(real, imag):
+    """``real + 1j * imag`` of two real arrays of one dtype (float32 -> complex64), as ``tf.complex``."""
+    real, imag = np.asarray(real), np.asarray(imag)
+    out = np.empty(np.broadcast_shapes(real.shape, imag.shape), dtype=np.result_type(real, imag, np.complex64))
+    out.real, out.imag = real, imag
+    return out[()] if out.ndim == 0 else out
+
+
+# With the cotangent g = dL/dx - i dL/dy of z = x + iy: dL/dx = real(g), dL/dy = -imag(g).
+def make_complex_vjp_real(g, ans, real, imag):
+    return unbroadcast(np.real(g), real)
+
+
+def make_complex_vjp_imag(g, ans, real, imag):
+    return unbroadcast(np.negative(np.imag(g)), imag)
+
+
+def make_complex_jvp(t, ans, real, imag):
+    return make_complex(np.real(t), np.zeros_like(np.real(t)))
+
+
+def make_complex_jvp_imag(t, ans, real, imag):
+    return make_complex(np.zeros_like(np.real(t)), np.real(t))
+
+
+define(make_complex, vjp=(make_complex_vjp_real, make_complex_vjp_imag),
+       jvp=(make_complex_jvp, make_complex_jvp_imag))

@@ -197,17 +197,19 @@ define(np.reciprocal, vjp=(reciprocal_vjp,), jvp=(reciprocal_jvp,))
 
 # --- sign and magnitude -----------------------------------------------------------------
 
+SIGN_IS_PHASE = bool(np.sign(1j) == 1j)   # numpy >= 2; numpy 1.x gives the real part's sign
+
 # For complex x (|z| is real) the cotangent is conj(z) / |z| (see ``complexes``): conj(sign(z))
 # in numpy 2, which is sign(x) for real x -- one branch-free rule the transpiler inlines.
 def abs_vjp(g, ans, x):
-    return g * np.conj(np.sign(x))
+    return g * np.conj(np.sign(x))      # inlined by the transpiler: no branch, no ufunc call
 
 
 def abs_jvp(t, ans, x):
-    return np.real(np.conj(np.sign(x)) * t)
+    return np.real(np.multiply(np.conj(np.sign(x)), t))
 
 
-if np.sign(1j) != 1j:       # numpy 1.x: sign(z) is the sign of the real part
+if not SIGN_IS_PHASE:       # numpy 1.x: sign(z) is the sign of the real part
     def abs_vjp(g, ans, x):  # noqa: F811
         if np.iscomplexobj(x):
             return g * np.conj(x) / np.where(ans == 0, 1.0, ans)
@@ -233,12 +235,29 @@ def fabs_jvp(t, ans, x):
 define(np.fabs, vjp=(fabs_vjp,), jvp=(fabs_jvp,))
 
 
-# TF: a zero gradient, not None.
+# (The ufuncs, not operators: on the tape's second order these run on tensors, whose operators
+# refuse to mix real and complex dtypes as TF's do.)
+# sign is piecewise constant on reals (TF: a zero gradient, not None).  On complex z it is the
+# phase w = z / |z|, smooth away from 0 and not holomorphic: dw = (dz - w**2 conj(dz)) / (2|z|),
+# so with the ``complexes`` convention the cotangent of z is (g - conj(g) conj(w)**2) / (2|z|).
+# abs' rules read sign, so this is what makes second order through |z| exact.  At z = 0: zero.
 def sign_vjp(g, ans, x):
+    if type(x) is float:
+        return 0.0          # the common scalar case without numpy's dispatch (2 us a call)
+    if np.iscomplexobj(x) and SIGN_IS_PHASE:
+        r = np.abs(x)
+        turned = np.subtract(g, np.multiply(np.conj(g), np.conj(ans) ** 2))
+        return np.where(r == 0, 0.0, np.divide(turned, np.multiply(2.0, np.where(r == 0, 1.0, r))))
     return np.zeros_like(g)
 
 
 def sign_jvp(t, ans, x):
+    if type(x) is float:
+        return 0.0
+    if np.iscomplexobj(x) and SIGN_IS_PHASE:
+        r = np.abs(x)
+        turned = np.subtract(t, np.multiply(ans ** 2, np.conj(t)))
+        return np.where(r == 0, 0.0, np.divide(turned, np.multiply(2.0, np.where(r == 0, 1.0, r))))
     return np.zeros_like(t)
 
 

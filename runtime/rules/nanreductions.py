@@ -5,7 +5,7 @@ else matches the rule of the plain reduction (``reductions``).
 
 import numpy as np
 
-from .reductions import max_jvp, max_vjp
+from .reductions import conj_if_complex, max_jvp, max_vjp
 from .registry import define
 from .support import expand_reduced, shape_of
 
@@ -70,16 +70,16 @@ define(np.nanmin, vjp=(max_vjp,), jvp=(max_jvp,))
 
 def nanvar_vjp(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     kept = np.logical_not(np.isnan(a))
-    centered = np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0)
+    centered = conj_if_complex(np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0))
     count = np.sum(np.where(kept, 1.0, 0.0), axis=axis, keepdims=True)
     return expand_reduced(g, a, axis, keepdims) * centered * 2.0 / (count - ddof)
 
 
 def nanvar_jvp(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     kept = np.logical_not(np.isnan(a))
-    centered = np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0)
+    centered = conj_if_complex(np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0))
     count = np.sum(np.where(kept, 1.0, 0.0), axis=axis, keepdims=keepdims)
-    return np.sum(np.where(kept, t, 0.0) * centered, axis=axis, keepdims=keepdims) * 2.0 / (count - ddof)
+    return np.real(np.sum(np.where(kept, t, 0.0) * centered, axis=axis, keepdims=keepdims)) * 2.0 / (count - ddof)
 
 
 define(np.nanvar, vjp=(nanvar_vjp,), jvp=(nanvar_jvp,))
@@ -88,16 +88,16 @@ define(np.nanvar, vjp=(nanvar_vjp,), jvp=(nanvar_jvp,))
 # (a zero deviation gives a zero gradient, as for np.std)
 def nanstd_vjp(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     kept = np.logical_not(np.isnan(a))
-    centered = np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0)
+    centered = conj_if_complex(np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0))
     count = np.sum(np.where(kept, 1.0, 0.0), axis=axis, keepdims=True)
     return expand_reduced(g / np.where(ans == 0, 1.0, ans), a, axis, keepdims) * centered / (count - ddof)
 
 
 def nanstd_jvp(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     kept = np.logical_not(np.isnan(a))
-    centered = np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0)
+    centered = conj_if_complex(np.where(kept, a - np.nanmean(a, axis=axis, keepdims=True), 0.0))
     count = np.sum(np.where(kept, 1.0, 0.0), axis=axis, keepdims=keepdims)
-    dev = np.sum(np.where(kept, t, 0.0) * centered, axis=axis, keepdims=keepdims)
+    dev = np.real(np.sum(np.where(kept, t, 0.0) * centered, axis=axis, keepdims=keepdims))
     return dev / ((count - ddof) * np.where(ans == 0, 1.0, ans))
 
 

@@ -51,6 +51,8 @@ define(np.vander, vjp=(vander_vjp,), jvp=(vander_jvp,))
 
 # convolve / correlate of 1-d arrays: pad the cotangent back to the full result, then
 # correlate it with the other operand ('valid' mode gives exactly the operand's length).
+# np.correlate conjugates its second argument: convolve is bilinear, so its rules undo that
+# with a conj; correlate is conjugate-linear in v, so v's cotangent is a conjugated one.
 def full_cotangent(g, n, m, mode, before_same):
     """g of a 'full' / 'same' / 'valid' result (operands of lengths n, m) padded to full length."""
     full = n + m - 1
@@ -61,12 +63,12 @@ def full_cotangent(g, n, m, mode, before_same):
 
 def convolve_vjp_a(g, ans, a, v, mode="full"):
     n, m = shape_of(a)[0], shape_of(v)[0]
-    return np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), v, "valid")
+    return np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), np.conj(v), "valid")
 
 
 def convolve_vjp_v(g, ans, a, v, mode="full"):
     n, m = shape_of(a)[0], shape_of(v)[0]
-    return np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), a, "valid")
+    return np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), np.conj(a), "valid")
 
 
 def convolve_jvp_a(t, ans, a, v, mode="full"):
@@ -93,7 +95,7 @@ def correlate_vjp_a(g, ans, a, v, mode="valid"):
 
 def correlate_vjp_v(g, ans, a, v, mode="valid"):
     n, m = shape_of(a)[0], shape_of(v)[0]
-    return np.correlate(full_cotangent(g, n, m, mode, correlate_before_same(n, m)), a, "valid")[::-1]
+    return np.correlate(np.conj(full_cotangent(g, n, m, mode, correlate_before_same(n, m))), a, "valid")[::-1]
 
 
 def correlate_jvp_a(t, ans, a, v, mode="valid"):

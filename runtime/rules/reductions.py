@@ -105,28 +105,39 @@ define(np.prod, vjp=(prod_vjp,), jvp=(prod_jvp,))
 # Where the deviation is 0 (one element, or all equal) every centered value is 0 too: the
 # gradient is 0 there (a subgradient of the corner), not 0 / 0.-----------------------------------------------------------------------
 
+# var and std of complex a are real (mean |a - mean|^2): the cotangent has conj(centred) and
+# the tangent is a real part.  ``centred_conj`` does nothing more for real a.
+def centred_conj(a, axis):
+    return conj_if_complex(a - np.mean(a, axis=axis, keepdims=True))
+
+
+def conj_if_complex(x):
+    """conj(x), without numpy's copy of a real x."""
+    return np.conj(x) if np.iscomplexobj(x) else x
+
+
 def var_vjp(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    centered = a - np.mean(a, axis=axis, keepdims=True)
+    centered = centred_conj(a, axis)
     return expand_reduced(g, a, axis, keepdims) * centered * (2.0 / (reduced_size(shape_of(a), axis) - ddof))
 
 
 def var_jvp(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    centered = a - np.mean(a, axis=axis, keepdims=True)
-    return np.sum(t * centered, axis=axis, keepdims=keepdims) * (2.0 / (reduced_size(shape_of(a), axis) - ddof))
+    centered = centred_conj(a, axis)
+    return np.real(np.sum(t * centered, axis=axis, keepdims=keepdims)) * (2.0 / (reduced_size(shape_of(a), axis) - ddof))
 
 
 define(np.var, vjp=(var_vjp,), jvp=(var_jvp,))
 
 
 def std_vjp(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    centered = a - np.mean(a, axis=axis, keepdims=True)
+    centered = centred_conj(a, axis)
     scale = expand_reduced(g / np.where(ans == 0, 1.0, ans), a, axis, keepdims) / (reduced_size(shape_of(a), axis) - ddof)
     return scale * centered
 
 
 def std_jvp(t, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    centered = a - np.mean(a, axis=axis, keepdims=True)
-    return np.sum(t * centered, axis=axis, keepdims=keepdims) / (
+    centered = centred_conj(a, axis)
+    return np.real(np.sum(t * centered, axis=axis, keepdims=keepdims)) / (
         np.where(ans == 0, 1.0, ans) * (reduced_size(shape_of(a), axis) - ddof))
 
 

@@ -194,6 +194,8 @@ def cast(x, dtype):
 # non-floating dtype (TF gives None there).
 def cast_vjp(g, ans, x, dtype):
     if is_floating(x) and is_floating(ans):
+        if np.iscomplexobj(g) and not np.iscomplexobj(x):
+            g = np.real(g)          # a real x's cotangent is the real part (no ComplexWarning)
         return cast(g, dtype_of(x))
     return None
 

@@ -184,12 +184,14 @@ def arcsinh_jvp(t, ans, x):
 define(np.arcsinh, vjp=(arcsinh_vjp,), jvp=(arcsinh_jvp,))
 
 
+# sqrt(x - 1) sqrt(x + 1), not sqrt(x * x - 1): the same for real x > 1, and on complex x the
+# one whose branch matches numpy's arccosh (they differ where Re x < 0).
 def arccosh_vjp(g, ans, x):
-    return g / np.sqrt(x * x - 1.0)
+    return g / (np.sqrt(x - 1.0) * np.sqrt(x + 1.0))
 
 
 def arccosh_jvp(t, ans, x):
-    return t / np.sqrt(x * x - 1.0)
+    return t / (np.sqrt(x - 1.0) * np.sqrt(x + 1.0))
 
 
 define(np.arccosh, vjp=(arccosh_vjp,), jvp=(arccosh_jvp,))

@@ -56,23 +56,31 @@ def test_best_split_is_optimal():
             assert j + fewest(steps - j, slots - 1) + fewest(j, slots) == fewest(steps, slots), (steps, slots)
 
 
-def simulate(steps, slots):
-    """Run revolve's actions on a model: (advanced steps, most snapshots held, reversed order)."""
-    held = {0}
-    advanced, most, order = 0, 1, []
-    for action in revolve(steps, slots):
+def play(actions, held, last, strict):
+    """Run revolve's actions on a model holding snapshots ``held``: (advanced steps, most
+    snapshots held, reversed order).  Advances stay below ``last``; ``strict``: never onto a
+    snapshot already held, and a release must drop one that is held."""
+    advanced, most, order = 0, len(held), []
+    for action in actions:
         if action[0] == "advance":
             _, a, b = action
-            assert a in held and a < b <= steps
+            assert a in held and a < b <= last and not (strict and b in held)
             advanced += b - a
             held.add(b)
             most = max(most, len(held))
         elif action[0] == "reverse":
             assert action[1] in held
             order.append(action[1])
+        elif strict:
+            held.remove(action[1])
         else:
             held.discard(action[1])
     return advanced, most, order
+
+
+def simulate(steps, slots):
+    """Every action of revolve from the start: (advanced steps, most snapshots held, reversed order)."""
+    return play(revolve(steps, slots), {0}, steps, strict=False)
 
 
 @given(st.integers(1, 400), st.integers(1, 12))
@@ -88,24 +96,10 @@ def whole_loop(steps, slots):
     """A primal sweep that runs every step keeping ``first_advances``, then the rest of
     revolve's actions: (advances beyond the primal, most snapshots held, reversed order)."""
     chain = first_advances(steps, slots)
-    held = {0, *chain}
-    most, advanced, order = len(held), 0, []
     actions = revolve(steps, slots)
     for a, b in zip([0] + chain, chain):            # the primal sweep did these
         assert next(actions) == ("advance", a, b)
-    for action in actions:
-        if action[0] == "advance":
-            _, a, b = action
-            assert a in held and b not in held and a < b < steps
-            advanced += b - a
-            held.add(b)
-            most = max(most, len(held))
-        elif action[0] == "reverse":
-            assert action[1] in held
-            order.append(action[1])
-        else:
-            held.remove(action[1])
-    return advanced, most, order
+    return play(actions, {0, *chain}, steps - 1, strict=True)
 
 
 @given(st.integers(1, 3000), st.integers(1, 40))

@@ -43,7 +43,7 @@ _NONDIFF_OPS = {operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
 _NONDIFF_CALLS = {len, isinstance, type, id, int, bool, str, repr, range, print, hasattr,
                   np.shape, np.ndim, np.size, np.zeros, np.ones, np.empty, np.arange,
                   np.zeros_like, np.ones_like, np.empty_like, np.eye, np.floor,
-                  np.ceil, np.round, np.sign, np.argmax, np.argmin, np.argsort, np.isnan,
+                  np.ceil, np.round, np.argmax, np.argmin, np.argsort, np.isnan,
                   np.isfinite, np.result_type, np.dtype}
 CONSTANT_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}   # never differentiable
 _REDUCTIONS = {np.sum, np.mean, np.max, np.min, np.prod, np.std, np.var}

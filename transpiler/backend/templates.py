@@ -85,6 +85,8 @@ class _Subst:
                 self.ctx.injected.get(new.func.id, self.ctx.parsed.scope.lookup(new.func.id)) \
                 in (support.unbroadcast, support.broadcast_like):
             return new.args[0]
+        if cls is ast.IfExp or cls is ast.Compare:
+            return _folded(new)
         return new
 
     def name(self, node):
@@ -125,6 +127,19 @@ def _static_value(node):
         return eval(code, {"__builtins__": {}})
     except Exception:
         raise _Dynamic from None
+
+
+def _folded(node):
+    """``-1 is None`` -> ``False`` and ``a if False else b`` -> ``b`` once constants are
+    substituted (a literal compared with ``is`` would also make Python warn about the code)."""
+    test = node.test if node.__class__ is ast.IfExp else node
+    try:
+        value = _static_value(test)
+    except _Dynamic:
+        return node
+    if node.__class__ is ast.Compare:
+        return ast.Constant(value)
+    return node.body if value else node.orelse
 
 
 def instantiate(fn, ctx, g, ans, args, kwargs, drop_unbroadcast=False, index_params=()):

@@ -149,8 +149,10 @@ def mutated_parameters(fn, _depth=0):
         return None
 
     params, local = set(_params(fn)), _local_names(fn.__code__)
+    written = {p for p in _written_roots(fdef, resolve_call)     # `np.sort(x)` is not a `.sort()` of np
+               if p in params or p in local or not isinstance(fn.__globals__.get(p), types.ModuleType)}
     changed = frozenset(p if p in params or p.startswith(_OUTSIDE) else _OUTSIDE + p
-                        for p in _written_roots(fdef, resolve_call) if p in params or p not in local)
+                        for p in written if p in params or p not in local)
     _CACHE[key] = changed
     return changed
 

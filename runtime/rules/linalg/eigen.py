@@ -100,6 +100,7 @@ def eigvalsh_vjp(g, ans, a, UPLO="L"):
 
 
 def eigvalsh_jvp(t, ans, a, UPLO="L"):
+    refuse_complex(a, "np.linalg.eigvalsh")         # (the VJP refuses in eigh_grad)
     v = np.linalg.eigh(a, UPLO)[1]
     return np.sum(np.matmul(to_symmetric(t, UPLO), v) * v, axis=-2)
 
