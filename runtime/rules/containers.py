@@ -73,9 +73,10 @@ def slot(g, idx, like):
     if isinstance(g, Grads):
         idx = _slot_key(g, idx)
         return g[idx] if idx in g else np.zeros_like(like)
-    if g is None or isinstance(g, (int, float)) and g == 0 or isinstance(g, dict) and idx not in g:
-        return np.zeros_like(like)       # (a dict: the zero tangent of a cotangent holds no slot yet)
-    return g[idx]
+    if g is None or isinstance(g, dict) and idx not in g or \
+            not isinstance(g, (dict, list, tuple)) and np.ndim(g) == 0 and g == 0:
+        return np.zeros_like(like)       # (a dict: the zero tangent of a cotangent holds no slot yet;
+    return g[idx]                        # a 0-d zero: the missing slot of a nested literal)
 
 
 def zero_grad(x):
@@ -137,6 +138,45 @@ def as_list_jvp(t, ans, iterable=()):
 
 define(builtins.tuple, vjp=(as_sequence_vjp,), jvp=(as_tuple_jvp,))
 define(builtins.list, vjp=(as_sequence_vjp,), jvp=(as_list_jvp,))
+
+
+# dict(d) (a shallow copy: the same keys) and dict(pairs) (each key's value from its last pair)
+def as_dict_vjp(g, ans, iterable=()):
+    return g if isinstance(iterable, dict) else pairs_part(g, iterable)
+
+
+def as_dict_jvp(t, ans, iterable=()):
+    return dict(t) if isinstance(iterable, dict) else {k: v for (k, _), (_, v) in zip(iterable, t)}
+
+
+@primitive
+def pairs_part(g, pairs):
+    """The cotangent of the (key, value) pairs ``dict(pairs)`` was made of: the value of the last
+    pair with a key gets that key's slot of ``g``."""
+    parts, out = dict(_slots(g)), Grads()
+    out.length = len(pairs)
+    for k, i in {k: i for i, (k, _) in enumerate(pairs)}.items():
+        if k in parts:
+            out[i] = Grads({1: parts[k]})
+            out[i].length = 2
+    return out
+
+
+def pairs_part_vjp_g(h, ans, g, pairs):
+    out, parts = Grads(), dict(_slots(h))
+    for k, i in {k: i for i, (k, _) in enumerate(pairs)}.items():
+        inner = dict(_slots(parts.get(i, 0)))
+        if 1 in inner:
+            out[k] = inner[1]
+    return out
+
+
+def pairs_part_jvp_g(t, ans, g, pairs):
+    return pairs_part(t, pairs)
+
+
+define(builtins.dict, vjp=(as_dict_vjp,), jvp=(as_dict_jvp,))
+define(pairs_part, vjp=(pairs_part_vjp_g, None), jvp=(pairs_part_jvp_g, None))
 
 
 def copy_vjp(g, ans, a, order="K", subok=False):

@@ -6,7 +6,9 @@ user's line (issue 11 section 2).  Every case here returned a wrong number with 
   value -- now both names are shared, so the write is refused;
 * a function returning a list (``return [a, b]``): the list was taken for a tuple of outputs of
   which none was returned, so its gradient was zero -- now it is one value with a container
-  cotangent, in a callee and at the top level.
+  cotangent, in a callee and at the top level;
+* a dict walked by enumerate, zip, max, min, sum, list, tuple: its keys (the values were taken);
+* a named list of tuples passed to a function (`np.array(rows)`): the inner values got nothing.
 
 Concatenation and dict merges are in test_concatenation.py.
 """
@@ -222,3 +224,44 @@ def test_dict_walked_by_its_keys(f):
         eps, g = 1e-5, grad(f)
         h = (np.asarray(g(X + eps * t)) - np.asarray(g(X - eps * t))) / (2 * eps)
         assert_close(hvp(f, X.copy(), t), h, rtol=1e-4, atol=1e-6, what=f"hvp {f.__name__}")
+
+
+# --- a named list of tuples passed to a function: the front end passes its (nested) literal, whose
+# inner tuples' values got no gradient (np.array(rows) had gradient zero) ------------------------
+
+def array_of_named_rows(x):
+    rows = [(x[0], x[1] * 2.0), (x[2], x[3])]
+    A = np.array(rows)
+    return np.sum(A ** 2) + A[0, 1] * A[1, 0]
+
+
+def array_of_named_nested_lists(x):
+    rows = [[x[0], x[1] * 2.0], [x[2], x[3]]]
+    return np.sum(np.array(rows) ** 3)
+
+
+def dict_of_named_pairs(x):
+    pairs = [("p", x[0] * x[1]), ("q", x[2]), ("p", x[3] * 3.0)]
+    d = dict(pairs)
+    return d["p"] * d["q"]
+
+
+def dict_copied_then_merged(x):
+    d1 = {"p": x[0] * x[0], "q": [x[1], x[2]]}
+    d4 = dict(d1)
+    d4 |= {"p": x[3] * x[0]}
+    return d4["p"] * d4["q"][1] + d1["p"]
+
+
+NESTED = [array_of_named_rows, array_of_named_nested_lists, dict_of_named_pairs, dict_copied_then_merged]
+
+
+@pytest.mark.parametrize("f", NESTED, ids=lambda f: f.__name__)
+def test_named_nested_literal_arguments(f):
+    want = numeric_grad(f, X)
+    assert_close(grad(f)(X.copy()), want, what=f"reverse {f.__name__}")
+    t = np.array([0.5, -1.0, 0.25, 2.0])
+    assert_close(jvp(f, (X.copy(),), (t,))[1], want @ t, what=f"forward {f.__name__}")
+    eps, g = 1e-5, grad(f)
+    h = (np.asarray(g(X + eps * t)) - np.asarray(g(X - eps * t))) / (2 * eps)
+    assert_close(hvp(f, X.copy(), t), h, rtol=1e-4, atol=1e-6, what=f"hvp {f.__name__}")

@@ -39,7 +39,8 @@ from .emitter import _COPIES, _VIEWS
 
 __all__ = ["prune_checks", "sequence_operators"]
 
-_PURE = {float, int, abs, pow, round, len, builtins.sum, isinstance, keys_of}   # results are new values
+_PURE = {float, int, abs, pow, round, len, builtins.sum, isinstance, keys_of,    # results are new values
+         builtins.dict, builtins.list, builtins.tuple}   # (shallow copies: new containers)
 _READ_ONLY = {len, keys_of, isinstance}
 
 

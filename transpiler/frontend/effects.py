@@ -163,48 +163,49 @@ _VIEW_CALLS = {"reshape", "transpose", "ravel", "squeeze", "expand_dims", "swapa
 _RETURNED = {}
 
 
-def _returned_parameters(fn):
-    """The parameters of user function ``fn`` whose object (or a part or view of it) it may return:
-    ``return lst``, ``return x[1:]``, ``return obj.w``, ``return x.T``, ``return a, x``."""
+def _returned_parameters(fn, held):
+    """The parameters of user function ``fn`` whose object (or a part or view of it) it may return
+    (``return lst``, ``return x[1:]``, ``return obj.w``, ``return x.T``); with ``held``, also those
+    a returned list or tuple holds (``return a, x``)."""
     fn = getattr(fn, "__func__", fn)
     if not isinstance(fn, types.FunctionType) or (fn.__module__ or "").startswith(("numpy", "runtime", "transpiler")):
         return frozenset()
-    key = fn.__code__
+    key = (fn.__code__, held)
     if key not in _RETURNED:
         fdef = function_tree(fn)
-        _RETURNED[key] = frozenset() if fdef is None else _tree_returned(fdef, set(_params(fn)))
+        _RETURNED[key] = frozenset() if fdef is None else _tree_returned(fdef, set(_params(fn)), held)
     return _RETURNED[key]
 
 
-def _roots(node):
-    """Names whose object ``node`` may be, or be part or a view of."""
+def _roots(node, held):
+    """Names whose object ``node`` may be, or be part or a view of (with ``held``: or hold)."""
     if isinstance(node, ast.Name):
         return {node.id}
     if isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred)):
-        return _roots(node.value)
+        return _roots(node.value, held)
     if isinstance(node, ast.IfExp):
-        return _roots(node.body) | _roots(node.orelse)
+        return _roots(node.body, held) | _roots(node.orelse, held)
     if isinstance(node, (ast.Tuple, ast.List)):
-        return set().union(*map(_roots, node.elts)) if node.elts else set()
+        return set().union(*(_roots(e, held) for e in node.elts)) if held and node.elts else set()
     if isinstance(node, ast.NamedExpr):
-        return _roots(node.value)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return _roots(node.value, held)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr != "copy":
         if node.func.attr in _VIEW_CALLS or not isinstance(node.func.value, ast.Name) or node.func.value.id != "np":
-            out = _roots(node.func.value) if node.func.attr not in ("copy",) else set()
+            out = _roots(node.func.value, held)         # x.T(), x.reshape(..): any method may return x
             if node.func.attr in _VIEW_CALLS and node.args:
-                out |= _roots(node.args[0])     # np.reshape(x, s)
+                out |= _roots(node.args[0], held)       # np.reshape(x, s)
             return out
     return set()
 
 
-def _tree_returned(fdef, params):
+def _tree_returned(fdef, params, held):
     holds = {p: {p} for p in params}        # local name -> parameters it may be (part of)
     changed = True
     while changed:
         changed = False
         for n in ast.walk(fdef):
             if isinstance(n, ast.Assign):
-                found = {q for r in _roots(n.value) for q in holds.get(r, ())}
+                found = {q for r in _roots(n.value, held) for q in holds.get(r, ())}
                 for t in n.targets:
                     for name in ([t.id] if isinstance(t, ast.Name) else
                                  [e.id for e in getattr(t, "elts", []) if isinstance(e, ast.Name)]):
@@ -212,12 +213,13 @@ def _tree_returned(fdef, params):
                             holds[name] = holds.get(name, set()) | found
                             changed = True
     return frozenset(q for n in ast.walk(fdef) if isinstance(n, ast.Return) and n.value is not None
-                     for r in _roots(n.value) for q in holds.get(r, ()))
+                     for r in _roots(n.value, held) for q in holds.get(r, ()))
 
 
-def returned_arguments(fn, args, keywords):
-    """The argument nodes of a call of ``fn`` whose object the call may return (or part of it)."""
-    returned = _returned_parameters(fn)
+def returned_arguments(fn, args, keywords, held=False):
+    """The argument nodes of a call of ``fn`` whose object the call may return (or part or a view of
+    it; with ``held``, or a list or tuple holding it)."""
+    returned = _returned_parameters(fn, held)
     if not returned:
         return []
     params = _params(getattr(fn, "__func__", fn))
@@ -273,8 +275,9 @@ def check_call(norm, fn, node):
     if fn is setattr or fn is delattr:
         raise norm.error(f"`{fn.__name__}` changes an attribute in place, which adjoin cannot follow", node,
                          "keep the value in a local variable")
-    for a in returned_arguments(fn, node.args, node.keywords):
-        # `m = ident(l)` may be `l` itself: a write through either name would show through the other
+    for a in returned_arguments(fn, node.args, node.keywords, held=True):
+        # `m = ident(l)` may be `l` itself, `p, q = pair(l, ..)` holds it: a write through either
+        # name would show through the other (emitter._view_base shares the result)
         current = norm.version.get(a.id) if isinstance(a, ast.Name) else None
         if isinstance(current, str):
             norm.shared.add(current)
