@@ -8,6 +8,9 @@ a few matrix products; a rule that must recompute a decomposition the forward di
 (eigvalsh, svd(compute_uv=False), pinv / lstsq, norm 'nuc' / 2) is marked.  Timings are the
 best of interleaved repetitions (primal, vjp, jvp, primal, ...), so load on the machine shifts
 all three together.  Run: python benchmarks/rules_linalg.py [n]
+On a loaded machine OpenBLAS's worker threads can make one matrix product (a transposed operand,
+as VJPs of products have) a thousand times slower than usual; run with OPENBLAS_NUM_THREADS=1 to
+measure the rules rather than the thread pool.
 """
 
 import sys
@@ -16,6 +19,7 @@ import time
 import numpy as np
 
 from runtime.rules import lookup
+from runtime.rules.linalg.inverses import lstsq_solution
 
 REPEAT = 15
 
@@ -65,7 +69,8 @@ def cases(n, rng):
         ("svd values", np.linalg.svd, (tall,), {"compute_uv": False}, "recomputes the vectors"),
         ("qr", np.linalg.qr, (tall,), {}, ""),
         ("pinv", np.linalg.pinv, (tall,), {}, ""),
-        ("lstsq", np.linalg.lstsq, (tall, rng.standard_normal((2 * n, 4))), {}, "pinv + svd"),
+        ("lstsq", np.linalg.lstsq, (tall, rng.standard_normal((2 * n, 4))), {}, "svd with vectors"),
+        ("lstsq x only", lstsq_solution, (tall, rng.standard_normal((2 * n, 4))), {}, "pinv + singular values"),
         ("norm fro", np.linalg.norm, (a,), {}, ""),
         ("norm nuc", np.linalg.norm, (a,), {"ord": "nuc"}, "recomputes the svd"),
         ("norm 2", np.linalg.norm, (a,), {"ord": 2}, "recomputes the svd"),

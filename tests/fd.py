@@ -7,7 +7,7 @@ EPS = 1e-6
 
 def numeric_grad(f, x, eps=EPS):
     """Gradient of a scalar function ``f`` at array ``x`` by central differences."""
-    x = np.array(x, dtype=np.float64)
+    x = np.array(x, dtype=np.float64, order="C")      # C order: reshape(-1) below is a view
     grad = np.zeros_like(x)
     flat = x.reshape(-1)
     gflat = grad.reshape(-1)

@@ -55,7 +55,7 @@ class _Transformer:
     def __init__(self, fn):
         self._fn = weakref.ref(fn)   # held weakly: _TRANSFORMERS is keyed by fn and must let it go
         self.cache = {}
-        self.fast = {}          # (wrt, preserve_result, optimized, signature) -> run(args, seed)
+        self.fast = {}          # (wrt, preserve_result, optimized, budget, jit) -> {signature: run(args, seed)}
         self.deferred = None
         self.signature = inspect.signature(fn)
 
@@ -122,13 +122,23 @@ class _Transformer:
             self._indexed = signature.subscripted(self.fn)
         return signature.specialisation(bound.arguments, self._indexed)
 
+    def calls(self, wrt, preserve_result, optimized=True, memory_budget=None, jit=False):
+        """The table ``signature.key_of(args) -> run(args, seed)`` of one way of calling (``call``
+        fills it with each signature it has checked): a caller holding it (``grad(f)``) goes
+        straight to the variant on later calls."""
+        key = (_key(wrt), preserve_result, optimized, memory_budget, bool(jit))
+        table = self.fast.get(key)
+        if table is None:
+            table = self.fast[key] = {}
+        return table
+
     def call(self, wrt, preserve_result, args, kwargs, seed=None, optimized=True, memory_budget=None,
              jit=False):
         """Run the variant for these arguments (``jit``: compiled with numba, jit.py)."""
         sig = None if kwargs else signature.key_of(args)
-        fast_key = (_key(wrt), preserve_result, optimized, sig, memory_budget) + (("jit",) if jit else ())
+        table = self.calls(wrt, preserve_result, optimized, memory_budget, jit)
         if sig is not None:
-            fast = self.fast.get(fast_key)
+            fast = table.get(sig)
             if fast is not None:            # this signature was checked before: run its variant
                 return fast(args, seed)
         gen = self.get(wrt, preserve_result, floats=self.floats(args, kwargs), optimized=optimized,
@@ -143,15 +153,15 @@ class _Transformer:
         if not gen.single and len(gen.wrt) == 1:      # wrt=(0,): a tuple of one gradient
             out = ((out[0],), out[1]) if preserve_result else (out,)
         if sig is not None:
-            fast = signature.fast_call(gen, self.signature, len(args), preserve_result)
+            fast = signature.fast_call(gen, self.signature, args, preserve_result)
             if fast is not None:
-                self.fast[fast_key] = fast
+                table[sig] = fast
         return out
 
 
 def _restructured(gen, signature_, args, kwargs, preserve_result, result):
     """Gradients with respect to a dict, list or tuple argument in that argument's structure,
-    and each in its parameter's dtype."""
+    and each (each leaf of a structure) in its parameter's dtype."""
     seed = getattr(gen, "seed_name", None)          # a split pair (vjp) has none
     bound = signature_.bind(*args, **{k: v for k, v in kwargs.items() if k != seed})
     likes = [bound.arguments.get(name) for name in gen.wrt]
@@ -161,9 +171,9 @@ def _restructured(gen, signature_, args, kwargs, preserve_result, result):
     if not any(isinstance(like, (list, tuple, dict)) for like in likes):
         return result
     if len(gen.wrt) == 1:
-        grads = restructure(grads, likes[0])
+        grads = signature.cast_tree(restructure(grads, likes[0]), likes[0])
     else:
-        grads = tuple(restructure(g, like) for g, like in zip(grads, likes))
+        grads = tuple(signature.cast_tree(restructure(g, like), like) for g, like in zip(grads, likes))
     return (grads, value) if preserve_result else grads
 
 

@@ -100,6 +100,16 @@ def unstack_jvp(t, ans, g, n, axis):
 split_like_vjp.call_by_name = unstack_vjp.call_by_name = True
 
 
+# items_like(h, likes) reads a tuple's cotangent item by item (eigh_vjp, svd_vjp, qr_vjp...): linear
+# in h, and only likes' shapes matter.  Its adjoint packs the items' cotangents back into an item_array.
+def items_like_vjp(k, ans, h, likes):
+    return item_array(items_like(k, likes))
+
+
+def items_like_jvp(t, ans, h, likes):
+    return items_like(t, likes)
+
+
 # ... and rules for those two (both linear in the cotangent h), for third derivatives
 def split_like_vjp_vjp(k, ans, h, res, g, arrays, axis):
     return item_array(split_like(k, arrays, axis))
@@ -123,6 +133,7 @@ define(expand_reduced, vjp=(expand_reduced_vjp, None), jvp=(expand_reduced_jvp, 
 define(sum_like, vjp=(sum_like_vjp, None, None), jvp=(sum_like_jvp, None, None))
 define(split_like, vjp=(split_like_vjp, None), jvp=(split_like_jvp, None))
 define(unstack, vjp=(unstack_vjp, None), jvp=(unstack_jvp, None))
+define(items_like, vjp=(items_like_vjp, None), jvp=(items_like_jvp, None))
 define(split_like_vjp, vjp=(split_like_vjp_vjp, None), jvp=(split_like_vjp_jvp, None))
 define(unstack_vjp, vjp=(unstack_vjp_vjp, None), jvp=(unstack_vjp_jvp, None))
 nondifferentiable(shape_of, reduced_size, axis_index, keepdims_shape, normalize_axes, inverse_permutation,

@@ -9,6 +9,7 @@ import numpy as np
 
 from .registry import define
 from .shape import cast
+from .statistics import cumprod_jvp, cumprod_vjp, padding
 from .support import dtype_of, is_floating, items_like, shape_of, unbroadcast
 
 
@@ -128,20 +129,16 @@ def cumulative_sum_jvp(t, ans, x, axis=None, dtype=None, out=None, include_initi
 
 
 def cumulative_prod_vjp(g, ans, x, axis=None, dtype=None, out=None, include_initial=False):
-    from .statistics import cumprod_vjp
     ax = 0 if axis is None else axis
     return cumprod_vjp(initial_dropped(g, axis, include_initial), np.cumprod(x, ax), x, ax)
 
 
 def cumulative_prod_jvp(t, ans, x, axis=None, dtype=None, out=None, include_initial=False):
-    from .statistics import cumprod_jvp
     ax = 0 if axis is None else axis
     inner = cumprod_jvp(t, np.cumprod(x, ax), x, ax)
     if not include_initial:
         return inner
-    width = [(0, 0)] * np.ndim(x)
-    width[ax % np.ndim(x)] = (1, 0)
-    return np.pad(inner, width)
+    return np.pad(inner, padding(np.ndim(x), ax % np.ndim(x), (1, 0)))
 
 
 if hasattr(np, "cumulative_sum"):

@@ -18,7 +18,7 @@ for two bins of the full spectrum).
 
 import numpy as np
 
-from .registry import define, primitive
+from .registry import define, nondifferentiable, primitive
 from .shape import cast
 from .support import dtype_of, shape_of
 
@@ -90,6 +90,10 @@ def half_spectrum_weights(n, axis, ndim, dtype):
     shape = [1] * ndim
     shape[axis % ndim] = n // 2 + 1
     return np.reshape(w, shape).astype(dtype)
+
+
+# ints and constant weights computed from shapes: constants when the rules are differentiated again
+nondifferentiable(axes_of, half_spectrum_weights)
 
 
 def check_norm(norm):

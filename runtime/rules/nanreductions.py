@@ -7,6 +7,8 @@ import numpy as np
 
 from .reductions import conj_if_complex, max_jvp, max_vjp
 from .registry import define
+from .sorting import inverse_order
+from .statistics import cumprod_jvp, cumprod_vjp, used_ranks
 from .support import expand_reduced, shape_of
 
 
@@ -121,12 +123,10 @@ define(np.nancumsum, vjp=(nancumsum_vjp,), jvp=(nancumsum_jvp,))
 
 # nancumprod: NaNs count as 1 (cumprod's rule on the cleaned input, nothing to the NaNs)
 def nancumprod_vjp(g, ans, a, axis=None, dtype=None, out=None):
-    from .statistics import cumprod_vjp
     return np.where(np.isnan(a), 0.0, cumprod_vjp(g, ans, np.where(np.isnan(a), 1.0, a), axis))
 
 
 def nancumprod_jvp(t, ans, a, axis=None, dtype=None, out=None):
-    from .statistics import cumprod_jvp
     return cumprod_jvp(np.where(np.isnan(a), 0.0, t), ans, np.where(np.isnan(a), 1.0, a), axis)
 
 
@@ -160,8 +160,8 @@ def nan_quantile_cotangent(g, a, q, axis, method="linear"):
     rest = shape_of(x)[:ax] + shape_of(x)[ax + 1:]
     g = np.expand_dims(np.reshape(g, np.shape(q) + rest), nq + ax)
     sorted_g = np.sum(w * g, axis=tuple(range(nq)))
-    order = np.argsort(x, axis=ax)
-    return np.reshape(np.take_along_axis(sorted_g, np.argsort(order, axis=ax), axis=ax), shape_of(a))
+    order = np.argpartition(x, used_ranks(w, nq + ax), axis=ax)
+    return np.reshape(np.take_along_axis(sorted_g, inverse_order(order, ax), axis=ax), shape_of(a))
 
 
 def nan_quantile_tangent(t, ans, a, q, axis, method="linear"):
@@ -169,7 +169,8 @@ def nan_quantile_tangent(t, ans, a, q, axis, method="linear"):
     tx = np.ravel(t) if axis is None else t
     ax = 0 if axis is None else axis % np.ndim(a)
     w = nan_quantile_weights(q, x, ax, method)
-    sorted_t = np.take_along_axis(np.where(np.isnan(x), 0.0, tx), np.argsort(x, axis=ax), axis=ax)
+    order = np.argpartition(x, used_ranks(w, np.ndim(q) + ax), axis=ax)
+    sorted_t = np.take_along_axis(np.where(np.isnan(x), 0.0, tx), order, axis=ax)
     return np.reshape(np.sum(w * sorted_t, axis=np.ndim(q) + ax), shape_of(ans))
 
 

@@ -7,8 +7,24 @@ gradients follow the order the sort put them in.
 
 import numpy as np
 
-from .registry import define
-from .support import scatter_add, shape_of
+from .registry import define, nondifferentiable
+from .support import scatter_add, shape_of, value_of
+
+
+def inverse_order(order, axis):
+    """The inverse of the permutations ``order`` along ``axis``: what ``np.argsort(order, axis)``
+    gives, by one O(n) scatter instead of a sort."""
+    order = value_of(order)
+    ax = axis % order.ndim
+    shape = [1] * order.ndim
+    shape[ax] = order.shape[ax]
+    positions = np.broadcast_to(np.reshape(np.arange(order.shape[ax]), shape), order.shape)
+    out = np.empty_like(order)
+    np.put_along_axis(out, order, positions, axis=ax)
+    return out
+
+
+nondifferentiable(inverse_order)     # integer positions: constants when rules are differentiated again
 
 
 def along_axis_index(indices, axis, shape):
@@ -44,7 +60,7 @@ define(np.take_along_axis, vjp=(take_along_axis_vjp, None), jvp=(take_along_axis
 def sort_vjp(g, ans, a, axis=-1, kind=None, order=None, stable=None):
     x = np.ravel(a) if axis is None else a
     ax = 0 if axis is None else axis
-    inverse = np.argsort(np.argsort(x, axis=ax, kind="stable"), axis=ax)
+    inverse = inverse_order(np.argsort(x, axis=ax, kind="stable"), ax)
     return np.reshape(np.take_along_axis(g, inverse, axis=ax), shape_of(a))
 
 
@@ -58,21 +74,20 @@ def sort_jvp(t, ans, a, axis=-1, kind=None, order=None, stable=None):
 define(np.sort, vjp=(sort_vjp,), jvp=(sort_jvp,))
 
 
-# np.partition leaves the elements on each side of the k-th in an unspecified order, so the
-# source of each output element is found by matching sorted values (an O(n log n) rule for
-# an O(n) primal).
+# np.partition leaves the elements on each side of the k-th in an unspecified order (numpy's
+# argpartition does not reproduce it), so the source of each output element is found by matching
+# sorted values: two sorts, an O(n log n) rule for an O(n) primal.  Tied values are interchangeable.
 def partition_sources(ans, x, axis):
     """For each element of ``ans`` (a rearrangement of x along axis), the index in x it came from."""
-    order_x = np.argsort(x, axis=axis, kind="stable")
-    rank_ans = np.argsort(np.argsort(ans, axis=axis, kind="stable"), axis=axis)
-    return np.take_along_axis(order_x, rank_ans, axis=axis)
+    rank_ans = inverse_order(np.argsort(ans, axis=axis), axis)
+    return np.take_along_axis(np.argsort(x, axis=axis), rank_ans, axis=axis)
 
 
 def partition_vjp(g, ans, a, kth, axis=-1, kind="introselect", order=None):
     x = np.ravel(a) if axis is None else a
     ax = 0 if axis is None else axis
     sources = partition_sources(ans, x, ax)
-    return np.reshape(np.take_along_axis(g, np.argsort(sources, axis=ax), axis=ax), shape_of(a))
+    return np.reshape(np.take_along_axis(g, inverse_order(sources, ax), axis=ax), shape_of(a))
 
 
 def partition_jvp(t, ans, a, kth, axis=-1, kind="introselect", order=None):

@@ -10,7 +10,8 @@ percentile (linear interpolation only), average (with weights), ptp, cumprod, di
 
 import numpy as np
 
-from .registry import define
+from .registry import define, nondifferentiable
+from .sorting import inverse_order
 from .support import expand_reduced, reduced_size, shape_of, unbroadcast, value_of
 
 
@@ -29,6 +30,14 @@ def quantile_weights(q, n, method="linear"):
     return np.where(j == lo, 1.0 - frac, 0.0) + np.where(j == hi, frac, 0.0)
 
 
+def used_ranks(w, axis=-1):
+    """The sorted positions (along ``axis``) the quantile weights ``w`` read in any slice: an
+    argpartition at these ranks puts the right elements there in O(n) (the other positions get
+    weight 0, their order does not matter; NaNs go last in both)."""
+    used = np.moveaxis(value_of(w) != 0, axis, -1)
+    return np.flatnonzero(np.any(np.reshape(used, (-1, np.shape(used)[-1])), axis=0))
+
+
 def quantile_cotangent(g, a, q, axis, keepdims, method="linear"):
     """d <g, quantile(a, q, axis)> / d a, for g shaped like the quantile."""
     x = np.ravel(a) if axis is None else a
@@ -39,8 +48,8 @@ def quantile_cotangent(g, a, q, axis, keepdims, method="linear"):
     rest = shape_of(x)[:ax] + shape_of(x)[ax + 1:]
     g = np.reshape(g, np.shape(q) + rest)                               # undo keepdims
     sorted_g = np.moveaxis(np.tensordot(w, g, axes=(list(range(nq)), list(range(nq)))), 0, ax)
-    order = np.argsort(x, axis=ax)
-    return np.reshape(np.take_along_axis(sorted_g, np.argsort(order, axis=ax), axis=ax), shape_of(a))
+    order = np.argpartition(x, used_ranks(w), axis=ax)
+    return np.reshape(np.take_along_axis(sorted_g, inverse_order(order, ax), axis=ax), shape_of(a))
 
 
 def quantile_tangent(t, ans, a, q, axis, method="linear"):
@@ -49,7 +58,7 @@ def quantile_tangent(t, ans, a, q, axis, method="linear"):
     tx = np.ravel(t) if axis is None else t
     ax = 0 if axis is None else axis % np.ndim(a)
     w = quantile_weights(q, shape_of(x)[ax], method)
-    sorted_t = np.take_along_axis(tx, np.argsort(x, axis=ax), axis=ax)
+    sorted_t = np.take_along_axis(tx, np.argpartition(x, used_ranks(w), axis=ax), axis=ax)
     return np.reshape(np.tensordot(w, np.moveaxis(sorted_t, ax, 0), axes=([np.ndim(w) - 1], [0])), shape_of(ans))
 
 
@@ -62,6 +71,7 @@ def median_jvp(t, ans, a, axis=None, out=None, overwrite_input=False, keepdims=F
 
 
 define(np.median, vjp=(median_vjp,), jvp=(median_jvp,))
+nondifferentiable(used_ranks)
 
 
 def quantile_vjp(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -240,6 +250,11 @@ define(np.cumprod, vjp=(cumprod_vjp,), jvp=(cumprod_jvp,))
 
 # --- diff: the adjoint of one difference is minus the difference of g padded with zeros ---------
 
+def padding(ndim, ax, ends):
+    """``np.pad``'s pad_width for ``ends`` along axis ``ax`` only."""
+    return [ends if i == ax else (0, 0) for i in range(ndim)]
+
+
 def end_length(end, axis, ndim):
     """How many elements a ``prepend=`` / ``append=`` value adds along ``axis`` (0 for None)."""
     if end is None:
@@ -258,10 +273,7 @@ def diff_vjp(g, ans, a, n=1, axis=-1, prepend=None, append=None):
 def diff_jvp(t, ans, a, n=1, axis=-1, prepend=None, append=None):
     lo = end_length(prepend, axis, np.ndim(a))
     hi = end_length(append, axis, np.ndim(a))
-    ax = axis % np.ndim(a)
-    width = [(0, 0)] * np.ndim(a)
-    width[ax] = (lo, hi)
-    return np.diff(np.pad(t, width), n=n, axis=axis)
+    return np.diff(np.pad(t, padding(np.ndim(a), axis % np.ndim(a), (lo, hi))), n=n, axis=axis)
 
 
 define(np.diff, vjp=(diff_vjp,), jvp=(diff_jvp,))
@@ -290,11 +302,8 @@ def trapezoid_vjp_y(g, ans, y, x=None, dx=1.0, axis=-1):
     ax = axis % np.ndim(y)
     lo, hi = pairs(y, ax)
     h = np.expand_dims(g, ax) * trapezoid_steps(y, x, dx, ax) / 2.0 * np.ones(shape_of(lo))
-    width = [(0, 0)] * np.ndim(y)
-    width[ax] = (0, 1)
-    left = np.pad(h, width)
-    width[ax] = (1, 0)
-    return unbroadcast(left + np.pad(h, width), y)
+    left = np.pad(h, padding(np.ndim(y), ax, (0, 1)))
+    return unbroadcast(left + np.pad(h, padding(np.ndim(y), ax, (1, 0))), y)
 
 
 def trapezoid_vjp_x(g, ans, y, x=None, dx=1.0, axis=-1):

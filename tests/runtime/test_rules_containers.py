@@ -166,3 +166,21 @@ def test_list_arithmetic_and_truncating_writes_are_refused():
     with pytest.raises(TypeError, match="float dtype"):
         setitem(np.zeros(3, dtype=int), 0, 1.5)
     assert setitem(np.zeros(3, dtype=int), 0, 2)[0] == 2
+
+
+def test_items_like_rules_are_its_transposes():
+    """items_like(h, likes) reads a tuple's cotangent item by item (eigh_vjp, svd_vjp, qr_vjp call it);
+    its rules let the transpiler differentiate those VJPs again.  Linear in h: the JVP is itself,
+    and the VJP its transpose, for a dense item_array, a sparse Grads and a zero alike."""
+    from runtime.rules.adjoint_helpers import items_like_jvp, items_like_vjp
+    from runtime.rules.support import item_array, items_like
+    from tests.transpiler.test_containers_higher import _dot
+    rng = np.random.default_rng(5)
+    likes = (rng.normal(size=(3,)), rng.normal(size=(2, 3)))
+    k = [rng.normal(size=(3,)), rng.normal(size=(2, 3))]
+    for h in (item_array([rng.normal(size=(3,)), rng.normal(size=(2, 3))]), Grads({1: rng.normal(size=(2, 3))}), 0.0):
+        if not isinstance(h, float):
+            assert_close(_dot(items_like(h, likes), k), _dot(h, items_like_vjp(k, None, h, likes)), 1e-12, 1e-12)
+        for got, want in zip(items_like_jvp(h, None, h, likes), items_like(h, likes)):
+            assert_close(got, want, 1e-12, 1e-12)
+    assert lookup(items_like).vjp(1) is None        # likes lends its shapes only

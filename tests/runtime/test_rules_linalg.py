@@ -353,6 +353,13 @@ TAPE_CASES = {
               + np.sum(np.linalg.lstsq(a, np.arange(4.0))[1]), "tall"),
     "norm_nuc": (lambda a: np.linalg.norm(a, "nuc") ** 2, "tall"),
     "norm_2": (lambda a: np.linalg.norm(a, 2) * np.linalg.norm(a, -2), "tall"),
+    "norm_axis": (lambda a: np.sum(np.linalg.norm(a, ord=3, axis=1) ** 2)
+                  + np.linalg.norm(a, axis=0, keepdims=True) ** 3, "tall"),
+    "norm_inf_1": (lambda a: np.linalg.norm(a, np.inf, axis=1) ** 2 + np.linalg.norm(a, 1, axis=(1, 0), keepdims=True)
+                   * np.linalg.norm(a, -np.inf), "tall"),
+    "norm_fro_nuc_axes": (lambda a: np.linalg.norm(a, "fro", axis=(0, 1)) ** 3 + np.linalg.norm(a, "nuc", axis=(1, 0)),
+                          "tall"),
+    "einsum": (lambda a: np.einsum("ij,kj,k->i", a, a ** 2, a[:, 0]), "tall"),
     "matrix_power": (lambda a: np.sum(np.linalg.matrix_power(a, 3) * np.linalg.matrix_power(a, -2)), "square"),
     "multi_dot": (lambda a: np.sum(np.linalg.multi_dot([a, np.ones((a.shape[1], 2)), np.ones(2)]) ** 2), "tall"),
 }

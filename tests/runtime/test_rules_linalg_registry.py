@@ -12,6 +12,7 @@ import pytest
 from runtime.rules import RULES
 from runtime.rules import fft as F
 from runtime.rules import linalg as L
+from runtime.rules.linalg import products as P
 from tests.runtime.linalg_check import check_tuple_jvp, check_tuple_vjp
 from tests.runtime.rules_check import check_jvp, check_vjp
 from tests.runtime.test_rules_linalg import EIG, SVD, spd, spread, square, symmetric, with_spectrum
@@ -68,6 +69,13 @@ SAMPLES = {
     np.fft.ifftn: _single(Z, norm="forward"), np.fft.rfftn: _single(IMG, s=(4, 5)),
     np.fft.irfftn: _single(Z), np.fft.fftshift: _single(X), np.fft.ifftshift: _single(Z, axes=1),
     F.real_part: _single(Z),
+    # einsum's VJP rules have rules of their own (second order in the transpiler): linear in the
+    # cotangent (argument 0) and in every other operand (arguments 3...)
+    P.einsum_vjp_0: _single(R.standard_normal((3, 2)), None, "ij,jk->ik", SQ[0], B, argnums=(0, 4)),
+    P.einsum_vjp_1: _single(R.standard_normal(3), None, "ij,jk->j", SQ[0], B, argnums=(0, 3)),
+    P.einsum_vjp_2: _single(R.standard_normal(3), None, "ij,jk,k->i", SQ[0], B, V4[:2], argnums=(0, 3, 4)),
+    P.einsum_vjp_3: _single(R.standard_normal(()), None, "i,ij,jk,k->", V4[:3], SQ[1], B, V4[2:],
+                            argnums=(0, 3, 4, 5)),
 }
 
 

@@ -177,3 +177,44 @@ def test_cumprod_with_many_zeros_in_a_lane_uses_the_exact_quadratic_form():
     eps = 1e-4
     want = (numeric_grad(phi, x + eps * v) - numeric_grad(phi, x - eps * v)) / (2 * eps)
     assert_close(tape_hvp(np.cumprod, [x], 0, w, v), want, rtol=1e-4, atol=1e-5)
+
+
+# --- order statistics: the rules find the used ranks with one argpartition (O(n)) ---------------------
+
+def _rows_with_nans():
+    x = np.random.default_rng(8).permutation(np.linspace(-2.0, 2.0, 27)).reshape(3, 9)
+    x[1, [2, 5]] = np.nan                   # slices with 0, 2 and 4 NaNs: their ranks differ
+    x[2, [0, 3, 4, 8]] = np.nan
+    return x
+
+
+ORDER_CASES = [
+    (np.nanquantile, (_rows_with_nans(), [0.1, 0.5, 0.85]), {"axis": 1}),
+    (np.nanmedian, (_rows_with_nans(),), {"axis": 1, "keepdims": True}),
+    (np.nanpercentile, (_rows_with_nans().T, 30.0), {"axis": 0}),
+    (np.quantile, (_rows_with_nans()[0].reshape(3, 3), [[0.2, 0.7], [0.5, 1.0]]), {"axis": 0}),
+    (np.median, (np.nan_to_num(_rows_with_nans(), nan=0.25) + np.arange(27.0).reshape(3, 9) / 50,), {}),
+    (np.partition, (np.nan_to_num(_rows_with_nans(), nan=0.25) + np.arange(27.0).reshape(3, 9) / 50, [1, 6]),
+     {"axis": 1}),
+    (np.sort, (_rows_with_nans()[0].reshape(3, 3),), {"axis": 0}),
+]
+
+
+@pytest.mark.parametrize("fn,args,kwargs", ORDER_CASES, ids=[c[0].__name__ for c in ORDER_CASES])
+def test_order_statistics_pick_the_right_elements(fn, args, kwargs):
+    """NaN-free entries of the slices against finite differences (a NaN entry's gradient is 0)."""
+    x = args[0]
+    clean = np.where(np.isnan(x), 0.0, x)
+    rng = np.random.default_rng(9)
+    ans = fn(*args, **kwargs)
+    g = rng.standard_normal(np.shape(ans))
+    got = lookup(fn).vjp(0)(g, ans, *args, **kwargs)
+
+    def phi(v):
+        return np.sum(g * fn(np.where(np.isnan(x), np.nan, v), *args[1:], **kwargs))
+    assert_close(np.where(np.isnan(x), 0.0, got), np.where(np.isnan(x), 0.0, numeric_grad(phi, clean)),
+                 1e-6, 1e-8, what=f"{fn.__name__} vjp")
+    t = np.where(np.isnan(x), 0.0, rng.standard_normal(np.shape(x)))
+    tangent = lookup(fn).jvp(0)(t, ans, *args, **kwargs)
+    assert_close(tangent, (fn(x + 1e-6 * t, *args[1:], **kwargs) - fn(x - 1e-6 * t, *args[1:], **kwargs)) / 2e-6,
+                 1e-6, 1e-8, what=f"{fn.__name__} jvp")

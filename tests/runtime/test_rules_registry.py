@@ -117,7 +117,7 @@ def _phi(fn, kwargs, weights):
 
 
 def _fd_grad(phi, args, k, j, scalar):
-    x = _get(args, k, j)
+    x = np.array(_get(args, k, j), order="C")        # C order: the reshapes below are views
     out = np.zeros_like(x)
     flat = x.reshape(-1)
     for i in range(flat.size):

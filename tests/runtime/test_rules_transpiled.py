@@ -172,14 +172,21 @@ def test_c_of_three_dimensional_items_joins_the_last_axis_like_numpy():
     assert_close(grad(_c3)(x), numeric_grad(_c3, x))
 
 
-# --- second order through decompositions in the transpiler ---------------------------------------------
+# --- second order through decompositions, norms, einsum in the transpiler-----------------------------------------
 # The transpiler differentiates the rules' VJP helpers; dtype_of and value_of are registered as
 # non-differentiable, so these go through.  Rules that read one triangle are compared with finite
-# differences of f at the matrix that triangle stands for (their first-order convention).
+# differences of f at the matrix that triangle stands for (their first-order convention).  Each
+# reference differentiates numpy itself twice (central differences of central differences), never
+# a rule; eigenvectors and singular vectors enter through even powers or products that do not
+# depend on their arbitrary signs.
 
 SPD = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, 0.2], [0.1, 0.2, 1.0]])
 DIRECTION = np.array([[0.5, -0.2, 0.7], [-0.2, 0.3, 0.1], [0.7, 0.1, -0.4]])
 WEIGHTS = np.arange(1.0, 10.0).reshape(3, 3)
+# a 4 x 3 matrix with singular values far apart and no ties in its row or column sums
+TALL = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, 0.2], [0.1, 0.2, 1.0], [0.4, -0.3, 0.5]])
+TALL_DIRECTION = np.array([[0.3, -0.5, 0.2], [0.1, 0.4, -0.3], [-0.6, 0.2, 0.1], [0.2, 0.7, -0.1]])
+TALL_WEIGHTS = np.arange(1.0, 13.0).reshape(4, 3) / 6
 
 
 def _chol(a):
@@ -194,6 +201,77 @@ def _pinv(a):
     return np.sum(np.linalg.pinv(a) ** 3 * WEIGHTS)
 
 
+def _eigh(a):
+    w, v = np.linalg.eigh(a)
+    return np.sum(v ** 4 * WEIGHTS) + np.sum(w ** 3)
+
+
+def _eig(a):
+    w, v = np.linalg.eig(a + a.T)
+    return np.sum(np.real(v) ** 4 * WEIGHTS) + np.sum(np.real(w) ** 3)
+
+
+def _svd(a):
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    return np.sum(u ** 4 * TALL_WEIGHTS) + np.sum(vh ** 2 * WEIGHTS) + np.sum(s ** 3)
+
+
+def _svd_square(a):
+    u, s, vh = np.linalg.svd(a)
+    return np.sum(np.matmul(u * s ** 2, vh) * WEIGHTS)
+
+
+def _qr(a):
+    q, r = np.linalg.qr(a)
+    return np.sum(q ** 3 * TALL_WEIGHTS) + np.sum(r ** 2 * WEIGHTS)
+
+
+def _slogdet(a):
+    sign, logdet = np.linalg.slogdet(a)
+    return sign * logdet ** 2
+
+
+def _norm_axis(a):
+    return np.sum(np.linalg.norm(a, ord=3, axis=1) ** 2 * np.arange(1.0, 5.0))
+
+
+def _norm_keepdims(a):
+    return np.sum(np.linalg.norm(a, axis=0, keepdims=True) ** 3 * WEIGHTS[0])
+
+
+def _norm_inf(a):
+    return np.sum(np.linalg.norm(a, np.inf, axis=1) ** 2) + np.linalg.norm(a, -np.inf, axis=(0, 1)) ** 2
+
+
+def _norm_1(a):
+    return np.linalg.norm(a, 1) ** 3 + np.sum(np.linalg.norm(a, 1, axis=0) ** 2 * WEIGHTS[1])
+
+
+def _norm_spectral(a):
+    return np.linalg.norm(a, 2) ** 2 * np.linalg.norm(a, -2, axis=(1, 0), keepdims=True)[0, 0]
+
+
+def _norm_nuc_fro(a):
+    return np.linalg.norm(a, "nuc") ** 2 + np.linalg.norm(a, "fro", axis=(0, 1)) ** 3
+
+
+def _norm_half(a):
+    return np.sum(np.linalg.vector_norm(a, ord=0.5, axis=0) ** 2) + np.linalg.matrix_norm(a, ord="nuc") ** 2
+
+
+def _einsum(a):
+    return np.sum(np.einsum("ij,kj,k->i", a, a ** 2, a[:, 0]) * np.arange(1.0, 5.0))
+
+
+def _einsum_summed_letters(a):
+    return np.sum(np.einsum("ij,jk,kl->il", a, a.T, np.sin(a)) * np.einsum("ij->j", a) ** 2)
+
+
+def _cumulative(a):
+    return np.sum(np.nancumprod(a, axis=0) * TALL_WEIGHTS) + np.sum(np.cumulative_prod(a, axis=1) ** 2) \
+        + np.sum(np.trapezoid(a ** 3, axis=0) * WEIGHTS[0])
+
+
 def _symmetric(f):
     return lambda a: f((a + a.T) / 2)          # cholesky: TF's symmetric gradient
 
@@ -202,20 +280,31 @@ def _lower(f):
     return lambda a: f(np.tril(a) + np.tril(a, -1).T)   # eigvalsh reads the lower triangle
 
 
-SECOND = {"cholesky": (_chol, _symmetric), "eigvalsh": (_eigvalsh, _lower), "pinv": (_pinv, None)}
+SECOND = {"cholesky": (_chol, _symmetric, SPD), "eigvalsh": (_eigvalsh, _lower, SPD), "pinv": (_pinv, None, SPD),
+          "eigh vectors": (_eigh, _lower, SPD), "eig of a symmetric matrix": (_eig, None, SPD),
+          "svd vectors": (_svd, None, TALL), "svd of a square matrix": (_svd_square, None, SPD + 0.2 * DIRECTION.T),
+          "qr": (_qr, None, TALL), "slogdet": (_slogdet, None, SPD - 1.2 * np.eye(3)),
+          "norm axis=1 ord=3": (_norm_axis, None, TALL), "norm keepdims": (_norm_keepdims, None, SPD),
+          "norm inf and -inf": (_norm_inf, None, TALL), "norm ord=1": (_norm_1, None, TALL),
+          "norm 2 and -2": (_norm_spectral, None, TALL), "norm nuc and fro": (_norm_nuc_fro, None, TALL),
+          "vector_norm and matrix_norm": (_norm_half, None, TALL),
+          "einsum": (_einsum, None, TALL), "einsum with summed letters": (_einsum_summed_letters, None, TALL),
+          "nancumprod, cumulative_prod, trapezoid": (_cumulative, None, TALL)}
 
 
 @pytest.mark.parametrize("name", SECOND)
-def test_transpiled_second_order_through_decompositions(name):
+def test_transpiled_second_order(name):
+    """hvp (forward over reverse) and grad of grad (reverse over reverse) of rules whose VJPs are
+    transformed again."""
     from transpiler.higher import hvp
-    f, convention = SECOND[name]
+    f, convention, a = SECOND[name]
+    direction = DIRECTION if a.shape == (3, 3) else TALL_DIRECTION
     ref = f if convention is None else convention(f)
     first = grad(f)
 
     def along(a):
-        return np.sum(first(a) * DIRECTION)
+        return np.sum(first(a) * direction)
     eps = 1e-4
-    want = (numeric_grad(ref, SPD + eps * DIRECTION) - numeric_grad(ref, SPD - eps * DIRECTION)) / (2 * eps)
-    assert_close(hvp(f, SPD, DIRECTION), want, rtol=1e-4, atol=1e-4, what=f"{name} hvp")
-    assert_close(grad(along)(SPD), want, rtol=1e-4, atol=1e-4, what=f"{name} grad of grad")
-
+    want = (numeric_grad(ref, a + eps * direction) - numeric_grad(ref, a - eps * direction)) / (2 * eps)
+    assert_close(hvp(f, a, direction), want, rtol=1e-4, atol=1e-4, what=f"{name} hvp")
+    assert_close(grad(along)(a), want, rtol=1e-4, atol=1e-4, what=f"{name} grad of grad")

@@ -333,3 +333,94 @@ def test_interop_op_runs_the_variant_of_its_arguments(dtype):
     assert entries and entries[0].pair is not None
     backward = _code(entries[0].pair.source)
     assert "@ w.T" in backward and "x.T @" in backward and "matmul_vjp" not in backward, backward
+
+
+def pair_sum(p, x):
+    a, b = p
+    return np.sum(np.sin(a * x) + b * b * x)
+
+
+def table_sum(p, x):
+    return np.sum(np.tanh(p["W"] * x) + p["b"] * x)
+
+
+def _fd_leaves(fn, container, x):
+    """Central differences of ``fn`` with respect to each leaf of list/tuple/dict ``container``."""
+    keys = list(container) if isinstance(container, dict) else range(len(container))
+    out = []
+    for k in keys:
+        def at(v, k=k):
+            c = dict(container) if isinstance(container, dict) else list(container)
+            c[k] = v if isinstance(container[k], np.ndarray) else float(v)
+            return fn(c if not isinstance(container, tuple) else tuple(c), x)
+        out.append(numeric_grad(at, container[k]))
+    return out
+
+
+@pytest.mark.parametrize("p", [[0.5, 2.0], (0.5, 2.0), [np.array([0.5, 1.0]), np.array([2.0, -1.0])],
+                               [np.float32([0.5, 1.0]), np.array([2.0, -1.0])], [np.array([[0.5]]), 2.0]])
+def test_container_structure_is_part_of_the_variant_key_and_gradients_stay_right(p):
+    """Lists, tuples and dicts are keyed by their structure (``signature.structure``), in the
+    variant key and in the fast path's signature: each call, first or later, gets its
+    argument's structure and each leaf's dtype back, and matches central differences."""
+    g = grad(pair_sum)
+    for _ in range(3):                             # the first call checks, the later ones run the fast path
+        got = g(p, 3.0)
+        assert type(got) is type(p) and len(got) == 2
+        for leaf, gl, want in zip(p, got, _fd_leaves(pair_sum, p, 3.0)):
+            assert np.shape(gl) == np.shape(leaf)
+            if isinstance(leaf, np.ndarray):
+                assert gl.dtype == leaf.dtype
+            tol = (1e-3, 1e-4) if getattr(leaf, "dtype", None) == np.float32 else (1e-6, 1e-8)
+            assert_close(gl, want, *tol)
+
+
+def test_list_of_floats_and_list_of_arrays_are_different_variants():
+    d = differentiate(pair_sum)
+    floats, arrays = ([0.5, 2.0], 3.0), ([np.array([0.5, 1.0]), np.array([2.0, -1.0])], 3.0)
+    key_f, key_a = d._t.floats(floats, {}), d._t.floats(arrays, {})
+    assert "p=[f...]" in key_f and "p=[1f...]" in key_a and key_f != key_a
+    assert d._t.floats(([0.5, 2.0, 4.0], 3.0), {}) == key_f        # any length: one variant
+    assert d._t.floats(((0.5, 2.0), 3.0), {}) != key_f               # a tuple is another structure
+    assert "p=[2f,f]" in d._t.floats(([np.ones((1, 1)), 2.0], 3.0), {})
+    d.grad(*floats), d.grad(*arrays)
+    assert d._t.get(0, False, floats=key_f) is not d._t.get(0, False, floats=key_a)
+    assert ((0, False, key_f) in d._t.cache) and ((0, False, key_a) in d._t.cache)
+
+
+def test_dict_structure_keys_and_gradients():
+    d = differentiate(table_sum)
+    p = {"W": np.array([[0.3, -0.2], [0.1, 0.4]]), "b": 0.5}
+    assert "p={'W':2f,'b':f}" in d._t.floats((p, 2.0), {})
+    for _ in range(2):
+        got = d.grad(p, 2.0)
+        assert list(got) == ["W", "b"]
+        want = _fd_leaves(table_sum, p, 2.0)
+        assert_close(got["W"], want[0], 1e-6, 1e-8) and assert_close(got["b"], want[1], 1e-6, 1e-8)
+
+
+def test_same_structure_with_integer_leaves_is_checked_again():
+    """The fast path is keyed by each leaf's type, so integers in a list seen before with floats
+    still get the clear error of the full checks."""
+    g = grad(pair_sum)
+    g([0.5, 2.0], 3.0)
+    g([0.5, 2.0], 3.0)
+    with pytest.raises(TypeError, match="integer"):
+        g([1, 2], 3.0)
+
+
+def list_total(p, x):
+    s = 0.0
+    for v in p:
+        s = s + np.sin(v * x)
+    return s
+
+
+def test_lists_of_any_length_share_one_key_and_get_their_own_length_back():
+    g = grad(list_total)
+    for p in ([0.5, 2.0], [0.5, 2.0, -1.0], [0.3], [0.5, 2.0]):
+        got = g(p, 3.0)
+        assert type(got) is list and len(got) == len(p)
+        for gl, want in zip(got, _fd_leaves(list_total, p, 3.0)):
+            assert_close(gl, want, 1e-6, 1e-8)
+    assert len(g._checked) == 1, list(g._checked)

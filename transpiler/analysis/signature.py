@@ -5,14 +5,16 @@ argument its type, and for a numpy array its dtype and ndim (a Python float is 0
 ``math`` functions; an array's ndim lets ``backend/shapes.py`` prove where shapes match; a
 float32 array must get a float32 gradient).  It is computed from the arguments alone, without
 binding them to parameters, so a call that was seen before goes straight to its variant, the
-way a JIT keys its cache.  Containers (lists, tuples, dicts) are not keyed: their structure
-needs the full checks (``api._Transformer.call``).
+way a JIT keys its cache.  Lists, tuples and dicts are keyed by their structure: the class,
+the dict keys and the signature of every item, so the leaves' checks and the variant they
+choose are fixed by the key as well.
 
 The variant itself is keyed by ``specialisation``: a sorted tuple of entries, one per
 parameter it knows something about -- ``"a"`` (a Python float), ``"x[]"`` (a 1-d float64
 array the body subscripts), ``"W:2f"`` (an array or numpy scalar of ndim 2 and dtype kind
-``f``).  float32 and float64 arrays of one ndim share a variant: the code is the same, only
-the cast of the gradient (done per call) differs.
+``f``), ``"p=(2f,1f)"`` (a container: its structure, see ``structure``).  float32 and
+float64 arrays of one ndim share a variant: the code is the same, only the cast of the
+gradient (done per call) differs.
 
 ``cast_like`` gives a gradient its parameter's dtype.  The generated code computes in
 whatever dtype numpy's promotion gives (a float32 parameter meeting a float64 constant of
@@ -22,28 +24,48 @@ does, so a float32 (float16, complex64) parameter always gets a gradient of its 
 
 import numpy as np
 
-__all__ = ["key_of", "cast_like", "cast_grads", "specialisation", "subscripted", "split_floats", "split_arrays",
-           "fast_call"]
+from runtime.rules.containers import restructure
+
+__all__ = ["key_of", "cast_like", "cast_tree", "cast_grads", "specialisation", "structure", "subscripted", "split_floats",
+           "split_arrays", "fast_call"]
 
 _CONTAINERS = (list, tuple, dict)
 _NDARRAY = np.ndarray
 
 
 def key_of(args):
-    """The signature of positional ``args``, or None when one of them is a container."""
+    """The signature of positional ``args``: a tuple of one entry per argument, a container's
+    entry holding its items' signatures (``_items``) and a dict's keys."""
     out = []
     for a in args:
         cls = a.__class__
-        if cls is _NDARRAY:
-            out.append((a.dtype, a.ndim))
-        elif cls is float or cls is int:
+        if cls is float or cls is int:
             out.append(cls)
-        elif cls in _CONTAINERS:
-            return None
+        elif cls is _NDARRAY:
+            out.append((a.dtype, a.ndim))
+        elif cls is list or cls is tuple:
+            out.append((cls, _items(a)))
+        elif cls is dict:
+            out.append((cls, tuple(a), _items(a.values())))
         else:
             dtype = getattr(a, "dtype", None)          # a numpy scalar, an array subclass, a tensor
             out.append(cls if dtype is None else (cls, dtype))
     return tuple(out)
+
+
+def _items(items):
+    """The signatures of a container's ``items`` (a list, tuple or dict view): ``(key, ...)``
+    when they are all alike, so the length is not part of the key (as in ``structure``: the
+    code does not depend on it, and a new length must not grow the table), found without
+    building a list as long as the container (a budgeted gradient counts what a call holds)."""
+    first = None
+    for n, x in enumerate(items):
+        k = key_of((x,))[0]
+        if n == 0:
+            first = k
+        elif k != first:
+            return key_of(items)                   # not all alike: one entry per item
+    return () if first is None else (first, ...)
 
 
 def cast_like(g, x):
@@ -66,6 +88,17 @@ def cast_like(g, x):
     return g.astype(xd) if hasattr(g, "astype") else xd.type(g)
 
 
+def cast_tree(g, like):
+    """``cast_like`` leaf by leaf, for a gradient already in the structure of a list, tuple or
+    dict argument ``like`` (``restructure``): a float32 array in a list gets a float32 gradient."""
+    cls = like.__class__
+    if cls is dict and g.__class__ is dict:
+        return {k: cast_tree(v, like[k]) if k in like else v for k, v in g.items()}
+    if (cls is list or cls is tuple) and g.__class__ is cls and len(g) == len(like):
+        return cls([cast_tree(a, b) for a, b in zip(g, like)])
+    return cast_like(g, like)
+
+
 def cast_grads(grads, likes, single):
     """``cast_like`` over a gradient (``single``) or a tuple of them, one per parameter value."""
     if single:
@@ -80,8 +113,9 @@ def specialisation(arguments, indexed):
     """What a variant is specialised on, from the bound ``arguments`` (name -> value): parameters
     bound to Python floats (0-d: no broadcasting bookkeeping, ``math`` functions); written
     ``"x[]"``, 1-d float64 array parameters the body subscripts (names in ``indexed``), whose
-    elements ``x[i]`` are float64 scalars; and written ``"x:2f"``, the ndim and dtype kind of
-    numeric arrays and numpy scalars.  A sorted tuple: part of the variant's cache key."""
+    elements ``x[i]`` are float64 scalars; written ``"x:2f"``, the ndim and dtype kind of
+    numeric arrays and numpy scalars; and written ``"p=[f...]"``, the ``structure`` of lists,
+    tuples and dicts.  A sorted tuple: part of the variant's cache key."""
     out = []
     for k, v in arguments.items():
         cls = v.__class__
@@ -93,7 +127,28 @@ def specialisation(arguments, indexed):
                 out.append(f"{k}:{v.ndim}{kind}")
             if k in indexed and cls is np.ndarray and v.ndim == 1 and v.dtype == np.float64:
                 out.append(k + "[]")
+        elif isinstance(v, _CONTAINERS):
+            out.append(f"{k}={structure(v)}")
     return tuple(sorted(out))
+
+
+def structure(value):
+    """A container's structure as a short string: ``[f...]`` a list of one or more Python floats
+    (any number: the length does not change the code, and a new length must not cost a new
+    variant), ``(2f,1f)`` a tuple of a 2-d and a 1-d float array, ``{'W':2f,'b':1f}`` a dict
+    in its keys' order, ``[]`` empty; other leaves by ndim and dtype kind (``0i``), or their
+    type's name."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k!r}:{structure(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        items = [structure(v) for v in value]
+        inner = items[0] + "..." if items and all(i == items[0] for i in items) else ",".join(items)
+        return ("[" + inner + "]") if isinstance(value, list) else ("(" + inner + ")")
+    if value.__class__ is float:
+        return "f"
+    if isinstance(value, (np.ndarray, np.generic)):
+        return f"{value.ndim}{value.dtype.kind}"
+    return type(value).__name__
 
 
 def subscripted(fn):
@@ -113,6 +168,7 @@ def split_floats(spec):
     """A variant's specialisation (``api._Transformer.floats``) as (Python-float parameters,
     1-d float64 array parameters whose elements the body reads): ``("a", "x[]", "y:2f")`` ->
     ``(("a",), ("x",))``."""
+    spec = [n for n in spec if "=" not in n]           # containers' structures: neither
     floats = tuple(n for n in spec if not n.endswith("[]") and ":" not in n)
     return floats, tuple(n[:-2] for n in spec if n.endswith("[]"))
 
@@ -123,6 +179,8 @@ def split_arrays(spec):
     Empty for the general variant."""
     out = {}
     for n in spec:
+        if "=" in n:                      # a container's structure
+            continue
         if ":" in n:
             name, code = n.split(":")
             out[name] = (int(code[:-1]), code[-1] != "c", False)
@@ -131,10 +189,11 @@ def split_arrays(spec):
     return out
 
 
-def fast_call(gen, sig, nargs, preserve_result):
-    """``run(args, seed)`` for later calls with the same signature (``signature.key_of``): the
+def fast_call(gen, sig, args, preserve_result):
+    """``run(args, seed)`` for later calls with the signature of ``args`` (``key_of``): the
     generated function and the cast of each gradient to its parameter's dtype, nothing else.
     None when a ``wrt`` parameter is not among the positional arguments."""
+    nargs = len(args)
     params = list(sig.parameters.values())
     if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params[:nargs]):
         return None
@@ -146,15 +205,16 @@ def fast_call(gen, sig, nargs, preserve_result):
     one = len(where) == 1
     wrap = not gen.single and one              # wrt=(0,): a tuple of one gradient
     first = where[0]
+    if any(isinstance(args[i], _CONTAINERS) for i in where):
+        return _structured_call(function, seed_name, where, one, wrap, preserve_result)
 
-    floats = []      # filled on the first call: the signature fixes which wrt values are floats
+    if not wrap and all(args[i].__class__ is float for i in where):   # the signature fixes the classes
+        def run_floats(args, seed):            # Python floats' gradients are floats: nothing to cast
+            return function(*args) if seed is None else function(*args, **{seed_name: seed})
+        return run_floats
 
     def run(args, seed):
         out = function(*args) if seed is None else function(*args, **{seed_name: seed})
-        if not floats:
-            floats.append(all(args[i].__class__ is float for i in where))
-        if floats[0] and not wrap:
-            return out               # Python floats' gradients are floats: nothing to cast
         grads = out[0] if preserve_result else out
         if one:
             grads = cast_like(grads, args[first])
@@ -162,5 +222,20 @@ def fast_call(gen, sig, nargs, preserve_result):
                 grads = (grads,)
         else:
             grads = tuple([cast_like(g, args[i]) for g, i in zip(grads, where)])
+        return (grads, out[1]) if preserve_result else grads
+    return run
+
+
+def _structured_call(function, seed_name, where, one, wrap, preserve_result):
+    """``fast_call``'s ``run`` when a ``wrt`` argument is a container: each gradient given its
+    argument's structure (``restructure``) and each leaf its dtype, as the first call did
+    (``variants._restructured``)."""
+    def run(args, seed):
+        out = function(*args) if seed is None else function(*args, **{seed_name: seed})
+        grads = out[0] if preserve_result else out
+        grads = [grads] if one else grads
+        grads = tuple([cast_tree(restructure(g, args[i]), args[i]) for g, i in zip(grads, where)])
+        if one:
+            grads = grads if wrap else grads[0]
         return (grads, out[1]) if preserve_result else grads
     return run

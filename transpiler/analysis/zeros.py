@@ -5,6 +5,9 @@ once, when the variant is generated, which line cuts the path -- usually a mista
 
 import ast
 import operator
+import os
+
+import runtime.rules
 
 from ..core.ir import walk_assigns
 from .activity import CMPOPS, _flows, analyze
@@ -12,11 +15,15 @@ from .activity import CMPOPS, _flows, analyze
 __all__ = ["structural_zeros"]
 
 _CMP = set(CMPOPS.values())
+_RULES_DIR = os.path.dirname(os.path.abspath(runtime.rules.__file__)) + os.sep
 
 
 def structural_zeros(core, info, names, outputs, filename, *facts):
     """``[(parameter, message)]`` for each of ``names`` whose gradient is zero by structure
-    (``facts``: what ``analyze`` was given after the outputs)."""
+    (``facts``: what ``analyze`` was given after the outputs).  None for a helper of the rule
+    table (runtime/rules) transformed for second order: its cuts are not the user's to fix."""
+    if os.path.abspath(filename).startswith(_RULES_DIR):
+        return []
     out = []
     for name in names:
         if name in info.useful:

@@ -14,7 +14,7 @@ import numpy as np
 
 from runtime.rules import registry
 
-from . import peephole, release, shapes
+from . import inline, peephole, release, shapes
 from ..core.astutil import fix_locations, walk
 from ..core.ir import COMMENT
 
@@ -347,5 +347,7 @@ def optimize(fn, ctx):
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)
     if arrays and any(pyfloat for _, _, pyfloat in arrays.values()):   # floats: the free list
+        if not getattr(ctx, "handlers", None):       # a handler's try must see the same errors
+            inline.inline_temporaries(fn, resolve)
         release.release_dead(fn)
     return fix_locations(fn)

@@ -90,7 +90,9 @@ def pynums(core, floats, assigns, ops, loop_targets, elements=()):
 
 def to_math(fn_node, ctx, names, resolve):
     """Rewrite ``np.f(a, ...)`` to ``math.f(a, ...)`` in ``fn_node`` where every argument is a
-    number literal or a name in ``names``; returns how many calls were rewritten."""
+    number literal or a name in ``names``; returns how many calls were rewritten.  The user's
+    own ``math.f(...)`` is called by its bare name too (``from math import f``: one global
+    lookup, not a global and an attribute; the same function, so nothing to count)."""
     count = [0]
 
     def atom(a):
@@ -99,6 +101,11 @@ def to_math(fn_node, ctx, names, resolve):
     class _Rewrite(ast.NodeTransformer):
         def visit_Call(self, call):
             self.generic_visit(call)
+            if isinstance(call.func, ast.Attribute):
+                fn = resolve(call.func)
+                if getattr(fn, "__module__", None) == "math" and getattr(math, fn.__name__, None) is fn:
+                    call.func = ast.copy_location(ctx.ref(fn, fn.__name__), call.func)
+                    return call
             if call.keywords or not call.args or not all(atom(a) for a in call.args):
                 return call
             fn = resolve(call.func)

@@ -128,7 +128,7 @@ def svd_jvp(t, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
         u, _, vh = np.linalg.svd(a, full_matrices=False)
         return svdvals_tangent(t, u, vh)
     check_svd(a, full_matrices, hermitian, True)
-    return svd_tangent(t, *ans)
+    return svd_tangent(t, ans[0], ans[1], ans[2])
 
 
 @primitive
@@ -145,11 +145,13 @@ def unpack_svd(p, m):
 def svd_packed_vjp(g, ans, a):
     m = shape_of(a)[-2]
     gu, gs, gvh = unpack_svd(g, m)
-    return svd_grad(gu, gs, gvh, *unpack_svd(ans, m))
+    u, s, vh = unpack_svd(ans, m)
+    return svd_grad(gu, gs, gvh, u, s, vh)
 
 
 def svd_packed_jvp(t, ans, a):
-    du, ds, dvh = svd_tangent(t, *unpack_svd(ans, shape_of(a)[-2]))
+    u, s, vh = unpack_svd(ans, shape_of(a)[-2])
+    du, ds, dvh = svd_tangent(t, u, s, vh)
     return np.concatenate([du, np.expand_dims(ds, -2), T(dvh)], axis=-2)
 
 

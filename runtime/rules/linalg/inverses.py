@@ -152,54 +152,79 @@ define(np.linalg.pinv, vjp=(pinv_vjp,), jvp=(pinv_jvp,))
 
 # --- lstsq: (x, residuals, rank, s) with x = pinv(a) b -------------------------------------------
 
-def check_lstsq(a, b):
+def check_lstsq(a, b, s=None):
+    """Refuse complex and rank-deficient matrices; ``s``: a's singular values if lstsq returned them
+    (else they are computed: one more SVD)."""
     refuse_complex(a, "np.linalg.lstsq")
     refuse_complex(b, "np.linalg.lstsq")
     m, n = shape_of(a)
     if np.ndim(value_of(b)) == 2 and shape_of(b)[1] == 0:
         return
-    rank = np.linalg.matrix_rank(value_of(a))
+    s = np.linalg.svd(value_of(a), compute_uv=False) if s is None else value_of(s)
+    rank = int(np.sum(s > np.max(s, initial=0.0) * max(m, n) * np.finfo(s.dtype).eps))   # matrix_rank's tol
     if rank < min(m, n):
         raise np.linalg.LinAlgError(
             "np.linalg.lstsq: the gradient needs a matrix of full rank (its solution jumps where the "
             f"rank changes); this {m}x{n} matrix has rank {rank}")
 
 
-def lstsq_grads(gx, gres, gs, ans, a, b):
-    """(d a, d b) of ``x, residuals, rank, s = np.linalg.lstsq(a, b)`` given the cotangents."""
-    check_lstsq(a, b)
-    x = ans[0]
-    pa = np.linalg.pinv(a)
+# x = pinv(a) b: pinv's gradient (pinv_grad) applied to the rank-k cotangent gx b^T, multiplied out
+# so that no m x m matrix is formed (O(m n k) instead of O(m^2 n)); r = b - a x.
+def solution_grad(gx2, x2, r, pa, a):
+    xt = T(pa)
+    ga = -np.matmul(np.matmul(xt, gx2), T(x2))
+    ga = ga + np.matmul(r, T(np.matmul(pa, np.matmul(xt, gx2))))
+    return ga + np.matmul(np.matmul(xt, x2), T(gx2) - np.matmul(np.matmul(T(gx2), pa), a))
+
+
+def solution_tangent(ta, x2, r, pa, a):
+    """pinv_tangent(ta, pa, a) b, multiplied out the same way."""
+    w = np.matmul(T(ta), np.matmul(T(pa), x2))
+    dx = np.matmul(pa, np.matmul(T(pa), np.matmul(T(ta), r)) - np.matmul(ta, x2)) + w
+    return dx - np.matmul(pa, np.matmul(a, w))
+
+
+def lstsq_grads(gx, gres, gs, x, res, a, b, s=None):
+    """(d a, d b) of ``x, res, rank, s = np.linalg.lstsq(a, b)`` given the cotangents."""
+    check_lstsq(a, b, s)
+    if any_nonzero(gs):         # s's cotangent needs the singular vectors: pinv from the same SVD
+        u, sv, vh = np.linalg.svd(a, full_matrices=False)
+        pa = np.matmul(T(vh) / np.expand_dims(sv, -2), T(u))
+    else:
+        pa = np.linalg.pinv(a)
     b2 = np.expand_dims(b, -1) if np.ndim(b) == 1 else b
     gx2 = np.expand_dims(gx, -1) if np.ndim(b) == 1 else gx
     x2 = np.expand_dims(x, -1) if np.ndim(b) == 1 else x
-    ga = pinv_grad(np.matmul(gx2, T(b2)), pa, a)
+    ga = solution_grad(gx2, x2, b2 - np.matmul(a, x2), pa, a)
     gb = np.matmul(T(pa), gx2)
-    if shape_of(ans[1])[0] > 0 and any_nonzero(gres):   # ||b - a x||^2: d = -2 r^T (da x - db)
+    if shape_of(res)[0] > 0 and any_nonzero(gres):   # ||b - a x||^2: d = -2 r^T (da x - db)
         r = (b2 - np.matmul(a, x2)) * gres
         ga = ga - 2 * np.matmul(r, T(x2))
         gb = gb + 2 * r
     if any_nonzero(gs):
-        u, s, vh = np.linalg.svd(a, full_matrices=False)
         ga = ga + np.matmul(u * np.expand_dims(gs, -2), vh)
     return ga, (np.reshape(gb, shape_of(b)) if np.ndim(b) == 1 else gb)
 
 
 def lstsq_vjp_a(g, ans, a, b, rcond=None):
     gx, gres, _, gs = items_like(g, ans)
-    return lstsq_grads(gx, gres, gs, ans, a, b)[0]
+    return lstsq_grads(gx, gres, gs, ans[0], ans[1], a, b, ans[3])[0]
 
 
 def lstsq_vjp_b(g, ans, a, b, rcond=None):
     gx, gres, _, gs = items_like(g, ans)
-    return lstsq_grads(gx, gres, gs, ans, a, b)[1]
+    return lstsq_grads(gx, gres, gs, ans[0], ans[1], a, b, ans[3])[1]
 
 
 def lstsq_tangents(ta, tb, ans, a, b):
     """Tangents of (x, residuals, rank, s) along (ta, tb) (either may be None)."""
-    check_lstsq(a, b)
     x, res, rank, s = ans
-    pa = np.linalg.pinv(a)
+    check_lstsq(a, b, s)
+    if ta is not None:          # s's tangent needs the singular vectors: pinv from the same SVD
+        u, sv, vh = np.linalg.svd(a, full_matrices=False)
+        pa = np.matmul(T(vh) / np.expand_dims(sv, -2), T(u))
+    else:
+        pa = np.linalg.pinv(a)
     vec = np.ndim(b) == 1
     x2 = np.expand_dims(x, -1) if vec else x
     dx = 0
@@ -207,9 +232,8 @@ def lstsq_tangents(ta, tb, ans, a, b):
     ds = np.zeros_like(s)
     r = np.expand_dims(b, -1) - np.matmul(a, x2) if vec else b - np.matmul(a, x2)
     if ta is not None:
-        dx = dx + np.matmul(pinv_tangent(ta, pa, a), np.expand_dims(b, -1) if vec else b)
+        dx = dx + solution_tangent(ta, x2, r, pa, a)
         dres = dres - 2 * np.sum(r * np.matmul(ta, x2), axis=0) if shape_of(res)[0] > 0 else dres
-        u, _, vh = np.linalg.svd(a, full_matrices=False)
         ds = np.sum(np.matmul(T(u), ta) * vh, axis=-1)
     if tb is not None:
         dx = dx + np.matmul(pa, np.expand_dims(tb, -1) if vec else tb)
@@ -218,12 +242,16 @@ def lstsq_tangents(ta, tb, ans, a, b):
     return (np.reshape(dx, shape_of(x)), dres, np.zeros_like(rank), ds)
 
 
+# Each returns a tuple literal: forward mode adds a and b's tuple terms item by item only when it
+# sees their items (`+` on two tuples would concatenate them and drop b's term).
 def lstsq_jvp_a(t, ans, a, b, rcond=None):
-    return lstsq_tangents(t, None, ans, a, b)
+    d = lstsq_tangents(t, None, ans, a, b)
+    return (d[0], d[1], d[2], d[3])
 
 
 def lstsq_jvp_b(t, ans, a, b, rcond=None):
-    return lstsq_tangents(None, t, ans, a, b)
+    d = lstsq_tangents(None, t, ans, a, b)
+    return (d[0], d[1], d[2], d[3])
 
 
 @primitive
@@ -233,16 +261,18 @@ def lstsq_solution(a, b, rcond=None):
 
 
 def lstsq_solution_vjp_a(g, ans, a, b, rcond=None):
-    return lstsq_grads(g, 0, 0, (ans, np.zeros(0)), a, b)[0]
+    return lstsq_grads(g, 0, 0, ans, np.zeros(0), a, b)[0]
 
 
 def lstsq_solution_vjp_b(g, ans, a, b, rcond=None):
-    return lstsq_grads(g, 0, 0, (ans, np.zeros(0)), a, b)[1]
+    return lstsq_grads(g, 0, 0, ans, np.zeros(0), a, b)[1]
 
 
 def lstsq_solution_jvp_a(t, ans, a, b, rcond=None):
     check_lstsq(a, b)
-    return np.matmul(pinv_tangent(t, np.linalg.pinv(a), a), b)
+    b2 = np.expand_dims(b, -1) if np.ndim(b) == 1 else b
+    x2 = np.expand_dims(ans, -1) if np.ndim(b) == 1 else ans
+    return np.reshape(solution_tangent(t, x2, b2 - np.matmul(a, x2), np.linalg.pinv(a), a), shape_of(ans))
 
 
 def lstsq_solution_jvp_b(t, ans, a, b, rcond=None):

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ..registry import define
+from ..registry import define, nondifferentiable
 from ..support import shape_of
 from .decompositions import svd_jvp, svd_vjp
 from .matrix import refuse_complex
@@ -121,6 +121,8 @@ def vector_norm_jvp(t, ans, x, axis=None, keepdims=False, ord=2):
     return np.sum(d * t, axis=vector_axes(x, axis), keepdims=keepdims)
 
 
+# the axes are ints read from x's shape: constants when the rules above are differentiated again
+nondifferentiable(norm_axes, vector_axes)
 define(np.linalg.svdvals, vjp=(svdvals_vjp,), jvp=(svdvals_jvp,))
 define(np.linalg.matrix_norm, vjp=(matrix_norm_vjp,), jvp=(matrix_norm_jvp,))
 define(np.linalg.vector_norm, vjp=(vector_norm_vjp,), jvp=(vector_norm_jvp,))

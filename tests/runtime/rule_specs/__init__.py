@@ -94,6 +94,7 @@ COVERED_ELSEWHERE = {
     "rows_like_vjp": "tests.transpiler.test_containers_higher::test_rows_like_vjp_is_its_transpose",
     "split_like_vjp": "tests.runtime.test_rules_shape::test_concatenate_and_stack_on_the_tape_second_order",
     "unstack_vjp": "tests.runtime.test_rules_shape::test_concatenate_and_stack_on_the_tape_second_order",
+    "items_like": "tests.runtime.test_rules_containers::test_items_like_rules_are_its_transposes",
 }
 
 
