@@ -256,8 +256,8 @@ def prune_checks(core):
 
 
 # --- `+` and `*` on lists and tuples, `|` on dicts ---------------------------------------------
-_MAKES_SEQUENCE = {append_at, insert_at_, pop_at_, concat, repeat, take, keys_of, builtins.list, builtins.tuple,
-                   builtins.sorted}
+_MAKES_SEQUENCE = {append_at, insert_at_, pop_at_, repeat, take, keys_of, builtins.list, builtins.tuple,
+                   builtins.sorted}        # (concat: when an operand is one, as for `+`)
 _MAKES_DICT = {pop_key_, merge, builtins.dict}
 
 
@@ -270,8 +270,8 @@ def _returns(fn, kinds):
     """May user function ``fn`` return a value of ``kinds`` (a literal, or a name bound to one,
     or to a call of a builtin named there)?  Its source is read once."""
     callee = user_function(fn) if fn is not None else None
-    if callee is None:
-        return False
+    if callee is None or hasattr(callee[0], "__wrapped__"):
+        return False            # (a wrapper, e.g. tf.custom_gradient: its source is not what it returns)
     key = (getattr(callee[0], "__code__", None), kinds)
     if key not in _RETURNS:
         tree = function_tree(callee[0])
@@ -323,7 +323,7 @@ def _containers(assigns):
     def makes(value):
         fn = prim(value)
         if seq(value) or fn in _MAKES_SEQUENCE or fn is setitem and seq(value.args[0]) \
-                or _returns(fn, _SEQUENCE_NODES):
+                or fn is concat and any(seq(a) for a in value.args) or _returns(fn, _SEQUENCE_NODES):
             return True
         if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
             if isinstance(value.slice, ast.Slice):

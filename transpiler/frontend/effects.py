@@ -168,8 +168,9 @@ def _returned_parameters(fn, held):
     (``return lst``, ``return x[1:]``, ``return obj.w``, ``return x.T``); with ``held``, also those
     a returned list or tuple holds (``return a, x``)."""
     fn = getattr(fn, "__func__", fn)
-    if not isinstance(fn, types.FunctionType) or (fn.__module__ or "").startswith(("numpy", "runtime", "transpiler")):
-        return frozenset()
+    if not isinstance(fn, types.FunctionType) or (fn.__module__ or "").startswith(("numpy", "runtime", "transpiler")) \
+            or hasattr(fn, "__wrapped__"):
+        return frozenset()      # (a wrapper's source is the wrapped function's)
     key = (fn.__code__, held)
     if key not in _RETURNED:
         fdef = function_tree(fn)
