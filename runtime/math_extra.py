@@ -11,10 +11,11 @@ import numpy as np
 
 from . import errors
 from .math_ops import (
-    _np, _t, gather, ones_like, reduce_max, stack, unstack, where, zeros_like,
+    _np, _t, gather, ones_like, reduce_max, stack, unstack,
 )
+from .rules.arithmetic import mul_no_nan as _mul_no_nan
 from .rules.support import scatter_add
-from .tensor import _wrap, apply, int32
+from .tensor import _binary, _wrap, apply, int32
 
 __all__ = ["cumprod", "segment_sum", "segment_mean", "segment_max", "segment_min",
            "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max",
@@ -164,11 +165,8 @@ def top_k(input, k=1, sorted=True, index_type=int32, name=None):  # noqa: A002 (
 
 
 def multiply_no_nan(x, y, name=None):
-    """``x * y``, but 0 wherever ``y`` is 0 (even if ``x`` is inf or NaN)."""
-    x, y = _t(x), _t(y)
-    zero = np.asarray(_np(y)) == 0
-    safe_x = where(zero, zeros_like(x), x)
-    return safe_x * y
+    """``x * y``, but 0 wherever ``y`` is 0 (even if ``x`` is inf or NaN); TF's gradients."""
+    return _binary(_mul_no_nan, _t(x), _t(y))
 
 
 def truncatediv(x, y, name=None):

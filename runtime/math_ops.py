@@ -324,8 +324,10 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     out_shape = tuple(int(d + a + b) for d, (a, b) in zip(x.shape, p))
     region = tuple(slice(int(a), int(a) + d) for d, (a, _) in zip(x.shape, p))
     base = np.full(out_shape, _np(constant_values), dtype=x._value.dtype)
+    base[region] = 0                    # x lands here; the constant fills only the border
     from .rules.support import scatter_add
-    return apply(scatter_add, (x, base, region)) + base if np.any(base) else apply(scatter_add, (x, base, region))
+    placed = apply(scatter_add, (x, base, region))      # x inside a zero array of the padded shape
+    return placed + base if np.any(base) else placed
 
 
 def reverse(tensor, axis, name=None):

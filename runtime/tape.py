@@ -216,7 +216,7 @@ class GradientTape:
             _tensor._quiet_reset(quiet)
         self._end_call()
 
-        results = []
+        results, fresh = [], []
         for s in flat_sources:
             g = grads.get(id(s))
             if g is None or not _differentiable_dtype(s):
@@ -225,7 +225,14 @@ class GradientTape:
                 else:
                     results.append(None)
                     continue
-            results.append(_public_slices(g) if type(g) is IndexedSlices else _as_gradient(g, s))
+            if type(g) is IndexedSlices:
+                results.append(_public_slices(g))
+            elif isinstance(g, _TensorBase):
+                results.append(_as_gradient(g, s))
+            else:
+                results.append(_as_gradient(g, s, flush=False))
+                fresh.append(results[-1])
+        _flush_gradients(fresh)
         if _tensor._EXPLAIN is not None:
             self._explain(flat_sources, results, targets, tracked, "gradient")
         return nest.pack_sequence_as(sources, results)
@@ -263,17 +270,29 @@ class GradientTape:
             ans = out if higher else out._value
             if rule is _GATHER_RULE and _sparse_gather(grads, g, args, vals, kwargs, source_ids):
                 continue
+            vjps = rule.vjps
             for i, a in enumerate(args):
-                if not _needs_grad(a, relevant):
-                    continue
-                vjp = rule.vjp(i)
-                if vjp is None:
-                    continue
-                if higher:
-                    contrib = _recorded_rule(vjp, g, ans, call_args, kwargs)
-                else:
-                    contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
-                _distribute(grads, a, contrib, relevant)
+                # _needs_grad, rule.vjp and _distribute inlined for a tensor argument (the hot path)
+                if id(a) in relevant:
+                    if a._value.dtype.kind not in "fc" or i >= len(vjps) or vjps[i] is None:
+                        continue
+                    vjp = vjps[i]
+                    if higher:
+                        contrib = _recorded_rule(vjp, g, ans, call_args, kwargs)
+                    else:
+                        contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                    if contrib is not None:
+                        prev = grads.get(id(a))
+                        grads[id(a)] = contrib if prev is None else prev + contrib
+                elif (type(a) is list or type(a) is tuple) and _any_in(a, relevant):
+                    vjp = rule.vjp(i)
+                    if vjp is None:
+                        continue
+                    if higher:
+                        contrib = _recorded_rule(vjp, g, ans, call_args, kwargs)
+                    else:
+                        contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
+                    _distribute(grads, a, contrib, relevant)
         return grads
 
     def _connectable(self, sources, targets):
@@ -345,7 +364,8 @@ class GradientTape:
             if g is None:
                 results.append(_wrap(np.zeros(tshape + sshape, dtype=s._value.dtype)))
                 continue
-            results.append(_as_gradient(np.reshape(g, tshape + sshape), s))
+            g = g.reshape(tshape + sshape) if type(g) is np.ndarray else np.reshape(g, tshape + sshape)
+            results.append(_as_gradient(g, s))
         if _tensor._EXPLAIN is not None:
             self._explain(flat_sources, results, [target], tracked, "jacobian")
         return nest.pack_sequence_as(sources, results)
@@ -548,9 +568,11 @@ def _batch_shaped(contrib, arg, n):
         return len(items) == len(parts) and all(
             c is None or tuple(np.shape(c)) == (n,) + tuple(np.shape(_value_of(x)))
             for x, c in zip(items, parts))
-    if not hasattr(contrib, "shape"):
+    shape = getattr(contrib, "shape", None)
+    if shape is None:
         return True  # e.g. a custom-gradient cotangent: trusted
-    return tuple(np.shape(contrib)) == (n,) + tuple(np.shape(arg._value))
+    value = arg._value
+    return tuple(shape) == (n,) + tuple(value.shape if hasattr(value, "shape") else np.shape(value))
 
 
 def _value_of(x):
@@ -610,9 +632,10 @@ def _seeds(targets, output_gradients):
     return seeds
 
 
-def _as_gradient(g, source):
+def _as_gradient(g, source, flush=True):
     """A gradient as a Tensor with the source's dtype and shape; subnormal values flushed to zero
-    as TF's kernels flush them (``d log_sigmoid(x)/dx`` at 100 is 0, not 3.8e-44)."""
+    as TF's kernels flush them (``d log_sigmoid(x)/dx`` at 100 is 0, not 3.8e-44) unless
+    ``flush`` is False (the caller flushes: ``_flush_gradients``)."""
     if isinstance(g, _TensorBase):
         return g if type(g) is Tensor else _wrap(g._value)
     want = source._value.dtype
@@ -620,10 +643,27 @@ def _as_gradient(g, source):
         g = np.asarray(g, dtype=want)
         if g.ndim == 0:
             g = g[()]
-    g = _tensor.flush_subnormals(g)
+    if flush:
+        g = _tensor.flush_subnormals(g)
     if isinstance(g, np.ndarray) and not g.flags.writeable:
         g = g.copy()
     return _wrap(g)
+
+
+def _flush_gradients(tensors):
+    """flush_subnormals on new gradient tensors (made by ``_as_gradient(..., flush=False)``).
+
+    Several float arrays of one dtype (a model's weights) get one test for all of them: numpy's
+    per-call cost, not the arrays' size, dominates the test, so this is cheaper than one each.
+    """
+    if len(tensors) > 1:
+        values = [t._value for t in tensors]
+        dt = values[0].dtype
+        if dt.kind == "f" and all(type(v) is np.ndarray and v.dtype == dt for v in values):
+            if _tensor.subnormals(np.concatenate([v.ravel() for v in values])) is None:
+                return
+    for t in tensors:
+        t._value = _tensor.flush_subnormals(t._value)
 
 
 class _StopRecording:

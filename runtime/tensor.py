@@ -294,20 +294,41 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 
 _TINY = {}
+_fmin_reduce = np.fmin.reduce
 
 
 def flush_subnormals(value):
     """``value`` with subnormal floats replaced by (signed) zero, as TF's CPU kernels give them:
     TF runs its kernels with flush-to-zero on (``tf.sigmoid(-100.0)`` is 0, not 3.8e-44)."""
+    small = subnormals(value)
+    if small is None:
+        return value
+    return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
+
+
+def subnormals(value):
+    """Where ``value`` has magnitudes below its dtype's smallest normal (zeros included), or None
+    when it holds no subnormal.  Every gradient and some ops' results pass through here, so the
+    usual case is one vectorised test: the smallest magnitude (``fmin`` skips NaN) is normal."""
     dt = getattr(value, "dtype", None)
-    if dt is not None and dt.kind == "f":
-        tiny = _TINY.get(dt)
-        if tiny is None:
-            tiny = _TINY[dt] = np.finfo(dt).tiny      # np.finfo costs microseconds: once per dtype
-        small = np.abs(value) < tiny
-        if small.any():
-            return np.where(small, np.copysign(np.zeros_like(value), value), value)[()]
-    return value
+    if dt is None or dt.kind != "f":
+        return None
+    tiny = _TINY.get(dt)
+    if tiny is None:
+        tiny = _TINY[dt] = np.finfo(dt).tiny      # np.finfo costs microseconds: once per dtype
+    if isinstance(value, np.ndarray) and value.ndim:
+        if not value.size:
+            return None
+        magnitude = np.abs(value)
+        least = _fmin_reduce(magnitude, None)
+        if least >= tiny or least != least:       # no subnormal (NaN: every value is NaN)
+            return None
+        small = magnitude < tiny
+        if least == 0 and np.count_nonzero(small) + np.count_nonzero(magnitude) == value.size:
+            return None                           # zeros but no subnormal: nothing to flush
+        return small
+    small = abs(value) < tiny                     # a scalar or 0-d array: one comparison
+    return small if small else None
 
 
 def _wrap(value):
@@ -405,6 +426,41 @@ def apply(fn, args, kwargs=None):
     return result
 
 
+def _plain_call(fn, args, kwargs):
+    """``np.fn(*args, **kwargs)`` on tensors recorded as ``protocol.array_function`` records it,
+    the short way: ``fn`` has a rule, no argument is a list (nothing to stack) and every keyword
+    is a plain constant (``axis=-1``) that no VJP rule differentiates.  None when ``protocol``
+    must take the call (rewrites, stacking, keywords moved to positions, refusals)."""
+    rule = _lookup(fn)
+    if rule is None:
+        return None
+    for a in args:
+        if type(a) is list or type(a) is tuple:
+            return None
+    if kwargs and rule.differentiable:
+        for v in kwargs.values():
+            if type(v) not in _PLAIN_KEYWORD_TYPES:
+                return None
+        key = (fn, *kwargs)
+        last = _LAST_DIFFERENTIATED_KEYWORD.get(key)
+        if last is None:
+            names = protocol._positional_params(rule)[0]
+            last = _LAST_DIFFERENTIATED_KEYWORD[key] = max(
+                (i for i, name in enumerate(names) if name in kwargs and rule.vjp(i) is not None), default=-1)
+        if last >= len(args):
+            return None                 # protocol moves that keyword to its position
+    result = apply(fn, args, kwargs)
+    if isinstance(result._value, (tuple, list)):
+        return protocol._results(rule, result, args)    # several arrays: a tuple of tensors, or refused
+    return result
+
+
+_PLAIN_KEYWORD_TYPES = {int, float, bool, str, type(None)}
+_LAST_DIFFERENTIATED_KEYWORD = {}
+"""(function, keyword names...) -> the last position whose parameter, given by keyword, has a
+VJP rule (-1: none): such a keyword must become positional (``protocol._bind``)."""
+
+
 def _op_error(name, vals, e):
     """TF's complaint about an op's inputs, with their shapes and what to do."""
     shapes = ", ".join(str(TensorShape(np.shape(v))) for v in vals if isinstance(v, (np.ndarray, np.generic)))
@@ -412,6 +468,9 @@ def _op_error(name, vals, e):
            "make the shapes agree (tf.reshape, tf.expand_dims, tf.broadcast_to)")
     return f"{name}: {e} (input shapes: {shapes}); {fix}"
 
+
+_UFUNC_REWRITES, _REWRITES, _COMPOSITES = protocol.UFUNC_REWRITES, protocol.REWRITES, registry.COMPOSITES
+"""The calls ``protocol`` rewrites (the short ways in the numpy protocols leave them to it)."""
 
 _METADATA = {np.shape, np.ndim, np.size, np.result_type, np.iscomplexobj, np.isrealobj,
              np.may_share_memory, np.shares_memory, np.array_equal, np.allclose, np.isclose,
@@ -445,17 +504,17 @@ def _rbinary(fn, x, y):
 def _coerce(value, like):
     """A non-tensor operand converted to ``like``'s dtype (TF converts Python numbers that way)."""
     want = like._value.dtype
-    if _state.in_rules and want.kind != "c" and np.iscomplexobj(value):
-        return value                # a rule's complex constant (`-1j * g`): numpy promotes
-    if isinstance(value, complex) and want.kind != "c":      # TF refuses rather than drop the imaginary part
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {as_dtype(want).name}")
-    if type(value) is float or type(value) is int:
+    if type(value) is float or type(value) is int:     # first: the common case (never complex)
         if want.kind in "iu" and type(value) is float and not value.is_integer():
             # TF converts such a float to float32 and then refuses the mixed-dtype op
             raise errors.InvalidArgumentError(
                 f"cannot combine an {as_dtype(want).name} tensor with the Python float {value!r}: "
                 f"cast the tensor first, e.g. tf.cast(x, tf.float32), or use an integer")
         return value if want.kind in "fc" else np.array(value, dtype=want)[()]
+    if _state.in_rules and want.kind != "c" and np.iscomplexobj(value):
+        return value                # a rule's complex constant (`-1j * g`): numpy promotes
+    if isinstance(value, complex) and want.kind != "c":      # TF refuses rather than drop the imaginary part
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {as_dtype(want).name}")
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype == want:
             return value
@@ -491,9 +550,22 @@ class _TensorBase:
         return v
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # the common case of protocol.array_ufunc, the short way: a one-result ufunc with a rule,
+        # no keywords, no list among the inputs
+        if method == "__call__" and not kwargs and ufunc.nout == 1 and ufunc not in _UFUNC_REWRITES \
+                and _lookup(ufunc) is not None:
+            for a in inputs:
+                if type(a) is list or type(a) is tuple:
+                    break
+            else:
+                return apply(ufunc, inputs, {})
         return protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
+        if func not in _METADATA and func not in _REWRITES and func not in _COMPOSITES:
+            out = _plain_call(func, args, kwargs)
+            if out is not None:
+                return out
         return protocol.array_function(func, args, kwargs)
 
     # properties

@@ -188,3 +188,31 @@ def identity_jvp(t, ans, x):
 
 
 define(identity, vjp=(identity_vjp,), jvp=(identity_jvp,))
+
+
+# mul_no_nan(x, y): x * y, and 0 wherever y == 0 even if x is inf or NaN (tf.math.multiply_no_nan).
+# TF's gradient: mul_no_nan(g, y) for x and mul_no_nan(x, g) for y -- at y == 0 that is x * g, the
+# limit of the product's derivative, not 0.
+@primitive
+def mul_no_nan(x, y):
+    """``x * y`` with 0 where ``y == 0``."""
+    return np.where(np.equal(y, 0), np.zeros_like(np.multiply(x, y)), np.multiply(x, y))
+
+
+def mul_no_nan_vjp_x(g, ans, x, y):
+    return unbroadcast(mul_no_nan(g, y), x)
+
+
+def mul_no_nan_vjp_y(g, ans, x, y):
+    return unbroadcast(mul_no_nan(x, g), y)
+
+
+def mul_no_nan_jvp_x(t, ans, x, y):
+    return broadcast_like(mul_no_nan(t, y), ans)
+
+
+def mul_no_nan_jvp_y(t, ans, x, y):
+    return broadcast_like(mul_no_nan(x, t), ans)
+
+
+define(mul_no_nan, vjp=(mul_no_nan_vjp_x, mul_no_nan_vjp_y), jvp=(mul_no_nan_jvp_x, mul_no_nan_jvp_y))

@@ -23,7 +23,7 @@ def unbroadcast(g, x):
     A real ``x`` gets the real part of a complex ``g`` (see ``complexes``: real parameters
     get real gradients).
     """
-    if type(g) is np.ndarray and g.dtype.kind != "c" and g.shape == getattr(x, "shape", None):
+    if type(g) is np.ndarray and g.shape == getattr(x, "shape", None) and g.dtype.kind != "c":
         return g  # the common case (a real array of x's shape), checked first: the tape's hot path
     if _complex_onto_real(g, x):
         g = np.real(g)

@@ -201,3 +201,61 @@ def test_tensors_and_variables_pickle():
     assert str(t2) == str(t)
     v = pickle.loads(pickle.dumps(tf.Variable([1.0], name="w")))
     assert v.name == "w:0" and v.numpy().tolist() == [1.0]
+
+
+# --- subnormal results flushed to zero, as TF's kernels flush them ------------------------------
+
+def _flushed_by_hand(values, dtype):
+    """Element by element: a nonzero magnitude below the dtype's smallest normal becomes a zero
+    of the same sign (the reference shares no code with runtime.tensor.flush_subnormals)."""
+    import math
+    tiny = float(np.finfo(dtype).tiny)
+    return [math.copysign(0.0, x) if 0 < abs(x) < tiny else x for x in values]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("pattern", ["normal", "zeros", "zeros and subnormals", "subnormals", "nan and subnormal",
+                                     "nan and zero", "signed zeros"])
+def test_flush_subnormals_flushes_exactly_the_subnormals(dtype, pattern):
+    from runtime.tensor import flush_subnormals
+    sub = float(np.finfo(dtype).tiny) / 4
+    values = {"normal": [1.0, -2.5, 3.0], "zeros": [0.0, 1.0, -0.0, 2.0],
+              "zeros and subnormals": [0.0, 1.0, -sub, 2.0, sub, 0.0], "subnormals": [sub, -sub, 1.0],
+              "nan and subnormal": [np.nan, sub, 1.0], "nan and zero": [np.nan, 0.0, -1.0],
+              "signed zeros": [-0.0, 0.0, -sub]}[pattern]
+    want = np.array(_flushed_by_hand(np.array(values, dtype).tolist(), dtype), dtype)
+    for shape in [(len(values),), (1, len(values))]:
+        got = flush_subnormals(np.array(values, dtype).reshape(shape))
+        assert got.dtype == dtype and got.shape == shape
+        np.testing.assert_array_equal(got.ravel(), want)
+        np.testing.assert_array_equal(np.signbit(got.ravel()), np.signbit(want))
+    for x, w in zip(values, want):     # scalars and 0-d arrays
+        for v in (dtype(x), np.array(x, dtype)):
+            got = flush_subnormals(v)
+            assert np.array_equal(got, w, equal_nan=True) and np.signbit(got) == np.signbit(w)
+    assert flush_subnormals(np.zeros((0, 3), dtype)).shape == (0, 3)
+
+
+def test_gradient_of_a_subnormal_result_is_zero_where_tf_flushes():
+    x = tf.Variable([1e-20, 0.0, 2.0], dtype=tf.float32)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(x * x * 1e-19)
+    g = tape.gradient(y, x).numpy()
+    want = _flushed_by_hand((2 * np.array([1e-20, 0.0, 2.0], np.float32) * np.float32(1e-19)).tolist(), np.float32)
+    np.testing.assert_array_equal(g, np.array(want, np.float32))
+    assert g[0] == 0 and g[2] != 0
+
+
+def test_gradients_of_several_sources_are_flushed_each():
+    """gradient() tests several same-dtype gradients at once: a subnormal in any one is still flushed."""
+    x = tf.Variable([1e-20, 0.0, 2.0], dtype=tf.float32)
+    w = tf.Variable([[3.0, 4.0]], dtype=tf.float32)
+    u = tf.Variable(1e-20, dtype=tf.float32)
+    with tf.GradientTape(persistent=True) as tape:
+        y = tf.reduce_sum(x * x * 1e-19) + tf.reduce_sum(w * w) + u * u * 1e-19
+    gx, gw = tape.gradient(y, [x, w])         # arrays of one dtype: one test for both
+    gu, = tape.gradient(y, [u])
+    want = _flushed_by_hand((2 * np.array([1e-20, 0.0, 2.0], np.float32) * np.float32(1e-19)).tolist(), np.float32)
+    np.testing.assert_array_equal(gx.numpy(), np.array(want, np.float32))
+    np.testing.assert_array_equal(gw.numpy(), [[6.0, 8.0]])
+    assert gu.numpy() == 0 and gx.numpy()[2] != 0

@@ -107,3 +107,23 @@ def test_scatter_updates_take_the_tensor_dtype():
     x = tf.constant(np.ones((2, 2)))
     assert tf.tensor_scatter_nd_update(x, [[0, 1]], [5.0]).dtype == tf.float64
     assert tf.tensor_scatter_nd_add(x, [[0, 1]], [5.0]).numpy()[0, 1] == 6.0
+
+
+def test_constant_padding_fills_only_the_border():
+    """The constant was also added inside the padded region (zeros padded with 1 gave 1 inside)."""
+    x = RNG.standard_normal((2, 3))
+    pads = [[1, 0], [2, 1]]
+    _check(lambda v: tf.pad(v, pads, constant_values=7.0),
+           lambda y: np.pad(y, pads, mode="constant", constant_values=7.0), x)
+
+
+def test_multiply_no_nan_gradients_are_tfs():
+    """At y == 0 TF's gradient for y is x * g (mul_no_nan(x, g)), not 0; x's is 0 there."""
+    x, y = tf.Variable(np.array([2.0, 3.0, np.inf])), tf.Variable(np.array([0.0, 1.5, 0.0]))
+    w = np.array([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        z = tf.reduce_sum(tf.math.multiply_no_nan(x, y) * w)
+    gx, gy = tape.gradient(z, [x, y])
+    assert float(z.numpy()) == 9.0
+    assert_close(gx.numpy(), np.array([0.0, 3.0, 0.0]), 0, 0, what="d/dx")
+    assert_close(gy.numpy(), np.array([2.0, 6.0, np.inf]), 0, 0, what="d/dy")

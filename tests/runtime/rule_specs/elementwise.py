@@ -159,3 +159,13 @@ def _heaviside_x1(draw, rng):
 
 unary(np.modf, (0.1, 3, True))
 binary(np.divmod, (-3, 3, False), (0.5, 2, True))
+
+
+from runtime.rules.arithmetic import mul_no_nan  # noqa: E402
+
+
+@spec(mul_no_nan, argnums=(0, 1))
+def _mul_no_nan(draw, rng):
+    """Away from y == 0 (the case TF's gradient defines by convention: tests/runtime/test_tf_ops_more.py)."""
+    sx, sy = broadcast_shapes(draw)
+    return [values(rng, sx), values(rng, sy, 0.2, 2, signed=True)], {}
