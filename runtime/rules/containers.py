@@ -20,11 +20,11 @@ import builtins
 import numpy as np
 
 from .registry import define, nondifferentiable, primitive
-from .support import (CONTAINER_ARITHMETIC, Grads, _length, _slots, broadcast_like,  # noqa: F401
+from .support import (CONTAINER_ARITHMETIC, Grads, _adds_by_slot, _length, _slots, broadcast_like,  # noqa: F401
                       is_basic_index, item_array, scatter_add, unbroadcast)
 
-__all__ = ["Grads", "setitem", "append_at", "keys_of", "slot", "zero_grad", "zeros_tree", "spread", "total",
-           "restructure"]
+__all__ = ["Grads", "setitem", "append_at", "concat", "repeat", "merge", "take", "keys_of", "slot", "zero_grad", "zeros_tree",
+           "spread", "total", "restructure"]
 
 
 @primitive
@@ -73,9 +73,10 @@ def slot(g, idx, like):
     if isinstance(g, Grads):
         idx = _slot_key(g, idx)
         return g[idx] if idx in g else np.zeros_like(like)
-    if g is None or isinstance(g, (int, float)) and g == 0 or isinstance(g, dict) and idx not in g:
-        return np.zeros_like(like)       # (a dict: the zero tangent of a cotangent holds no slot yet)
-    return g[idx]
+    if g is None or isinstance(g, dict) and idx not in g or \
+            not isinstance(g, (dict, list, tuple)) and np.ndim(g) == 0 and g == 0:
+        return np.zeros_like(like)       # (a dict: the zero tangent of a cotangent holds no slot yet;
+    return g[idx]                        # a 0-d zero: the missing slot of a nested literal)
 
 
 def zero_grad(x):
@@ -118,20 +119,64 @@ setitem.linear_in = (0, 2)          # the tangent of setitem(x, i, v) is setitem
 
 # tuple(seq) / list(seq) of a container of arrays: the same items in another container type, so
 # the cotangent passes through slot by slot and the tangent is converted the same way
+# (of a dict: its keys, which carry no derivative)
 def as_sequence_vjp(g, ans, iterable=()):
-    return g
+    return zero_grad(iterable) if isinstance(iterable, dict) else g
 
 
 def as_tuple_jvp(t, ans, iterable=()):
+    if isinstance(iterable, dict):
+        return zeros_tree(ans)
     return tuple(t) if isinstance(t, (list, tuple)) else t
 
 
 def as_list_jvp(t, ans, iterable=()):
+    if isinstance(iterable, dict):
+        return zeros_tree(ans)
     return list(t) if isinstance(t, (list, tuple)) else t
 
 
 define(builtins.tuple, vjp=(as_sequence_vjp,), jvp=(as_tuple_jvp,))
 define(builtins.list, vjp=(as_sequence_vjp,), jvp=(as_list_jvp,))
+
+
+# dict(d) (a shallow copy: the same keys) and dict(pairs) (each key's value from its last pair)
+def as_dict_vjp(g, ans, iterable=()):
+    return g if isinstance(iterable, dict) else pairs_part(g, iterable)
+
+
+def as_dict_jvp(t, ans, iterable=()):
+    return dict(t) if isinstance(iterable, dict) else {k: v for (k, _), (_, v) in zip(iterable, t)}
+
+
+@primitive
+def pairs_part(g, pairs):
+    """The cotangent of the (key, value) pairs ``dict(pairs)`` was made of: the value of the last
+    pair with a key gets that key's slot of ``g``."""
+    parts, out = dict(_slots(g)), Grads()
+    out.length = len(pairs)
+    for k, i in {k: i for i, (k, _) in enumerate(pairs)}.items():
+        if k in parts:
+            out[i] = Grads({1: parts[k]})
+            out[i].length = 2
+    return out
+
+
+def pairs_part_vjp_g(h, ans, g, pairs):
+    out, parts = Grads(), dict(_slots(h))
+    for k, i in {k: i for i, (k, _) in enumerate(pairs)}.items():
+        inner = dict(_slots(parts.get(i, 0)))
+        if 1 in inner:
+            out[k] = inner[1]
+    return out
+
+
+def pairs_part_jvp_g(t, ans, g, pairs):
+    return pairs_part(t, pairs)
+
+
+define(builtins.dict, vjp=(as_dict_vjp,), jvp=(as_dict_jvp,))
+define(pairs_part, vjp=(pairs_part_vjp_g, None), jvp=(pairs_part_jvp_g, None))
 
 
 def copy_vjp(g, ans, a, order="K", subok=False):
@@ -184,18 +229,247 @@ def keys_of(d):
 nondifferentiable(keys_of)      # keys carry no derivative (read back in generated gradients too)
 
 
+# --- `a + b` and `a * k` on lists and tuples (concatenation, repetition) -------------------
+# The front end writes them as these calls where an operand is known to be a list or tuple
+# (frontend/aliasing.sequence_operators): each operand gets its own run of the result's slots.
+
+def _is_seq(x):
+    return isinstance(x, (list, tuple))
+
+
+@primitive
+def concat(a, b):
+    """``a + b`` where ``a`` or ``b`` is a list or tuple (a concatenation); on numbers and arrays
+    the sum (its derivative then is the sum's)."""
+    return a + b
+
+
+@primitive
+def repeat(a, k):
+    """``a * k`` for a list or tuple ``a`` and an int ``k``."""
+    if not _is_seq(a):
+        raise TypeError(f"adjoin took `* {k!r}` here for the repetition of a list or tuple, but the operand "
+                        f"is a {type(a).__name__}; give the two meanings two names")
+    return a * k
+
+
+def _run(g, start, n, total):
+    """The slots ``start .. start + n - 1`` of cotangent ``g`` of a list of length ``total``, moved to
+    start at 0: a Grads of length ``n``."""
+    out = Grads()
+    out.length = n
+    for key, value in _slots(g):
+        if not isinstance(key, (int, np.integer)) or isinstance(key, bool):
+            raise TypeError(f"the derivative of a list has a slot {key!r} that is not a position")
+        key = int(key) + total if key < 0 else int(key)
+        if start <= key < start + n:
+            out[key - start] = value
+    return out
+
+
+def _moved(h, start, n, total):
+    """Cotangent ``h`` of the run of ``n`` slots at ``start`` put back in a list of length ``total``."""
+    out = Grads()
+    out.length = total
+    for key, value in _slots(h):
+        out[int(key) + (n if key < 0 else 0) + start] = value
+    return out
+
+
+@primitive
+def concat_part(g, a, b, right):
+    """The cotangent of ``b`` (``right``) or of ``a`` in ``a + b``, from the cotangent ``g`` of the sum."""
+    x = b if right else a
+    if _adds_by_slot(b if right else a) or _adds_by_slot(a if right else b):
+        return g                    # a cotangent added slot by slot (generated code differentiated again)
+    if not _is_seq(x):
+        return unbroadcast(g, x)
+    return _run(g, len(a) if right else 0, len(x), len(a) + len(b))
+
+
+@primitive
+def repeat_part(g, a, k):
+    """The cotangent of ``a`` in ``a * k``: the sum of the ``k`` runs of ``g``."""
+    n, out = len(a), Grads()
+    out.length = n
+    for j in range(max(int(k), 0)):
+        out = out + _run(g, j * n, n, n * max(int(k), 0))
+    return out
+
+
+def concat_vjp_a(g, ans, a, b):
+    return concat_part(g, a, b, False)
+
+
+def concat_vjp_b(g, ans, a, b):
+    return concat_part(g, a, b, True)
+
+
+def concat_jvp_a(t, ans, a, b):
+    return concat(t, zeros_tree(b))
+
+
+def concat_jvp_b(t, ans, a, b):
+    return concat(zeros_tree(a), t)
+
+
+def repeat_vjp_a(g, ans, a, k):
+    return repeat_part(g, a, k)
+
+
+def repeat_jvp_a(t, ans, a, k):
+    return repeat(t, k)
+
+
+define(concat, vjp=(concat_vjp_a, concat_vjp_b), jvp=(concat_jvp_a, concat_jvp_b))
+define(repeat, vjp=(repeat_vjp_a, None), jvp=(repeat_jvp_a, None))
+concat.linear_in = (0, 1)           # the tangent of a + b is ta + tb, a list when they are lists
+repeat.linear_in = (0,)
+
+
+def concat_part_vjp_g(h, ans, g, a, b, right):
+    x = b if right else a
+    if _adds_by_slot(a) or _adds_by_slot(b):
+        return h
+    if not _is_seq(x):
+        return broadcast_like(h, g)
+    return _moved(h, len(a) if right else 0, len(x), len(a) + len(b))
+
+
+def concat_part_jvp_g(t, ans, g, a, b, right):
+    return concat_part(t, a, b, right)
+
+
+def repeat_part_vjp_g(h, ans, g, a, k):
+    n, k = len(a), max(int(k), 0)
+    out = Grads()
+    out.length = n * k
+    for j in range(k):
+        out = out + _moved(h, j * n, n, n * k)
+    return out
+
+
+def repeat_part_jvp_g(t, ans, g, a, k):
+    return repeat_part(t, a, k)
+
+
+define(concat_part, vjp=(concat_part_vjp_g, None, None, None), jvp=(concat_part_jvp_g, None, None, None))
+define(repeat_part, vjp=(repeat_part_vjp_g, None, None), jvp=(repeat_part_jvp_g, None, None))
+
+
+# --- `l[i:j:k]` of a list or tuple ------------------------------------------------------------
+
+@primitive
+def take(x, start, stop, step):
+    """``x[start:stop:step]`` where ``x`` may be a list or tuple (the front end writes slices of
+    those as this call); an array's slice otherwise."""
+    return x[start:stop:step]
+
+
+def _positions(x, start, stop, step):
+    return range(len(x))[start:stop:step]
+
+
+@primitive
+def take_part(g, x, start, stop, step):
+    """The cotangent of ``x`` in ``x[start:stop:step]`` from the slice's cotangent ``g``."""
+    if not _is_seq(x):
+        return scatter_add(g, x, slice(start, stop, step))
+    positions = _positions(x, start, stop, step)
+    out = Grads()
+    out.length = len(x)
+    for key, value in _slots(g):
+        out[positions[int(key)]] = value        # (slice positions are distinct)
+    return out
+
+
+def take_vjp(g, ans, x, start, stop, step):
+    return take_part(g, x, start, stop, step)
+
+
+def take_jvp(t, ans, x, start, stop, step):
+    return take(t, start, stop, step)
+
+
+def take_part_vjp_g(h, ans, g, x, start, stop, step):
+    if not _is_seq(x):
+        return h[start:stop:step]
+    parts = dict(_slots(h))
+    out = Grads({j: parts[p] for j, p in enumerate(_positions(x, start, stop, step)) if p in parts})
+    out.length = len(_positions(x, start, stop, step))
+    return out
+
+
+def take_part_jvp_g(t, ans, g, x, start, stop, step):
+    return take_part(t, x, start, stop, step)
+
+
+define(take, vjp=(take_vjp, None, None, None), jvp=(take_jvp, None, None, None))
+take.linear_in = (0,)
+define(take_part, vjp=(take_part_vjp_g, None, None, None, None), jvp=(take_part_jvp_g, None, None, None, None))
+
+
+# --- `a | b` on dicts -------------------------------------------------------------------------
+
+@primitive
+def merge(a, b):
+    """``a | b`` where ``a`` or ``b`` may be a dict (b's values win where both have a key); on
+    other values (masks, ints) a bitwise or, which passes no derivative."""
+    return a | b
+
+
+@primitive
+def merge_part(g, a, b, right):
+    """The cotangent of ``b`` (``right``) or of ``a`` in ``a | b``: the slots of ``g`` at the keys
+    whose value came from it (zero when they are not dicts)."""
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return zeros_tree(b if right else a)
+    keys = b.keys() if right else a.keys() - b.keys()
+    return Grads({k: v for k, v in _slots(g) if k in keys})
+
+
+def merge_vjp_a(g, ans, a, b):
+    return merge_part(g, a, b, False)
+
+
+def merge_vjp_b(g, ans, a, b):
+    return merge_part(g, a, b, True)
+
+
+def merge_jvp_a(t, ans, a, b):
+    return merge(t, zeros_tree(b))
+
+
+def merge_jvp_b(t, ans, a, b):
+    return merge(zeros_tree(a), t)
+
+
+def merge_part_vjp_g(h, ans, g, a, b, right):
+    return merge_part(h, a, b, right)       # the part's keys, where they are in the merge
+
+
+define(merge, vjp=(merge_vjp_a, merge_vjp_b), jvp=(merge_jvp_a, merge_jvp_b))
+merge.linear_in = (0, 1)
+define(merge_part, vjp=(merge_part_vjp_g, None, None, None), jvp=(merge_part_vjp_g, None, None, None))
+
+
 # --- builtins.sum over a list, tuple or array ---------------------------------------------
 
 def spread(g, items):
     """The cotangent of each item of ``sum(items)``: ``g`` summed to that item's shape (an
-    item_array for a list: it adds item by item, where a tuple would concatenate)."""
+    item_array for a list: it adds item by item, where a tuple would concatenate).  ``sum`` of
+    a dict adds its keys: nothing flows to its values."""
+    if isinstance(items, dict):
+        return Grads()
     if isinstance(items, (list, tuple)):
         return item_array([unbroadcast(g, item) for item in items])
     return broadcast_like(g, items)
 
 
 def total(t, items):
-    """The tangent of ``sum(items)`` from the items' tangents ``t``."""
+    """The tangent of ``sum(items)`` from the items' tangents ``t`` (of a dict's keys: zero)."""
+    if isinstance(items, dict):
+        return 0.0
     if isinstance(t, dict):
         return builtins.sum(t.values())
     if isinstance(t, (list, tuple)):

@@ -9,7 +9,7 @@ Like ``pymath`` these are scalar rules: ``math`` calls and float arithmetic only
 import builtins
 import math
 
-from .containers import spread, total
+from .containers import Grads, spread, total
 from .registry import define
 from .special import digamma
 
@@ -282,7 +282,10 @@ def chosen(ans, args, key=None):
 
 
 def extremum_part(i, g, ans, args, key):
-    """The cotangent of argument i of max/min(*args) (a list of them for one iterable)."""
+    """The cotangent of argument i of max/min(*args) (a list of them for one iterable; none for a
+    dict, whose keys max/min compare)."""
+    if len(args) == 1 and isinstance(args[0], dict):
+        return Grads()
     k = chosen(ans, args, key)
     if len(args) == 1:
         return [g if j == k else 0.0 * g for j in range(len(list(args[0])))]
@@ -306,6 +309,8 @@ def max_vjp_3(g, ans, *args, key=None, default=None):
 
 
 def extremum_jvp_0(t, ans, *args, key=None, default=None):
+    if len(args) == 1 and isinstance(args[0], dict):
+        return 0.0          # a key: no derivative
     k = chosen(ans, args, key)
     if len(args) == 1:
         return list(t)[k]

@@ -1089,7 +1089,7 @@ STOP18_REFUSED = [
     (shallow_copy_item_iadd, (V,), "in place"), (slice_copy_item_iadd, (V,), "in place"),
     (copy_method_item_iadd, (V,), "in place"), (argument_item_iadd, (V,), "in place"),
     (argument_iadd, (V,), "argument"), (argument_iadd_in_loop, (V,), "argument"),
-    (call_result_iadd, (V,), "argument"), (row_then_element_write, (V,), "row"),
+    (call_result_iadd, (V,), "another name"), (row_then_element_write, (V,), "row"),
     (row_then_row_iadd, (V,), "row"), (row_kept_in_list_then_write, (V,), "row"),
     (view_method_write, (V,), "shares"), (real_part_write, (V,), "shares"), (getattr_view_write, (V,), "shares"),
     (np_copyto_write, (V,), "copyto"), (np_put_write, (V,), "put"), (np_putmask_write, (V,), "putmask"),

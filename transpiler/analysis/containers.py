@@ -8,7 +8,7 @@ import ast
 import builtins
 import operator
 
-from runtime.rules.containers import append_at, setitem, slot, total
+from runtime.rules.containers import append_at, setitem, slot, total, zero_grad
 
 from ..core.ir import walk_assigns
 
@@ -27,6 +27,8 @@ def indexed_names(core, info):
         if isinstance(first, ast.Name) and op.fn in (operator.getitem, builtins.sum, setitem, append_at,
                                                      slot, total):     # (the last two: in gradients)
             out.add(first.id)
+        if op.fn is zero_grad:              # the zero cotangent of a container (in gradients)
+            out.add(s.targets[0].id)
         if op.kind == "copy" and isinstance(first, ast.Name):
             copies.append((s.targets[0].id, first.id))
     changed = True

@@ -30,7 +30,8 @@ import types
 
 import numpy as np
 
-__all__ = ["check_call", "check_inner_method", "mutated_parameters", "in_place_guard", "row_view_guard", "MUTATING"]
+__all__ = ["check_call", "check_inner_method", "mutated_parameters", "in_place_guard", "row_view_guard", "MUTATING",
+           "function_tree", "returned_arguments"]
 
 # methods that change a list, dict, set or array in place
 MUTATING = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
@@ -48,7 +49,8 @@ def _root(node):
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _tree(fn):
+def function_tree(fn):
+    """The FunctionDef of ``fn``'s source, or None when it cannot be read."""
     try:
         src = textwrap.dedent(inspect.getsource(fn))
         mod = ast.parse(src)
@@ -130,7 +132,7 @@ def mutated_parameters(fn, _depth=0):
     if key in _CACHE:
         return _CACHE[key]
     _CACHE[key] = frozenset()       # recursion: assume nothing while looking
-    fdef = _tree(fn) if _depth < 8 else None
+    fdef = function_tree(fn) if _depth < 8 else None
     if fdef is None:
         return frozenset()
 
@@ -153,6 +155,79 @@ def mutated_parameters(fn, _depth=0):
                         for p in written if p in params or p not in local)
     _CACHE[key] = changed
     return changed
+
+
+_VIEW_CALLS = {"reshape", "transpose", "ravel", "squeeze", "expand_dims", "swapaxes", "moveaxis", "asarray",
+               "asanyarray", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "flip", "view", "diagonal",
+               "real", "imag", "split", "array_split", "copy", "astype", "ascontiguousarray"}
+_RETURNED = {}
+
+
+def _returned_parameters(fn, held):
+    """The parameters of user function ``fn`` whose object (or a part or view of it) it may return
+    (``return lst``, ``return x[1:]``, ``return obj.w``, ``return x.T``); with ``held``, also those
+    a returned list or tuple holds (``return a, x``)."""
+    fn = getattr(fn, "__func__", fn)
+    if not isinstance(fn, types.FunctionType) or (fn.__module__ or "").startswith(("numpy", "runtime", "transpiler")) \
+            or hasattr(fn, "__wrapped__"):
+        return frozenset()      # (a wrapper's source is the wrapped function's)
+    key = (fn.__code__, held)
+    if key not in _RETURNED:
+        fdef = function_tree(fn)
+        _RETURNED[key] = frozenset() if fdef is None else _tree_returned(fdef, set(_params(fn)), held)
+    return _RETURNED[key]
+
+
+def _roots(node, held):
+    """Names whose object ``node`` may be, or be part or a view of (with ``held``: or hold)."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred)):
+        return _roots(node.value, held)
+    if isinstance(node, ast.IfExp):
+        return _roots(node.body, held) | _roots(node.orelse, held)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return set().union(*(_roots(e, held) for e in node.elts)) if held and node.elts else set()
+    if isinstance(node, ast.NamedExpr):
+        return _roots(node.value, held)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr != "copy":
+        if node.func.attr in _VIEW_CALLS or not isinstance(node.func.value, ast.Name) or node.func.value.id != "np":
+            out = _roots(node.func.value, held)         # x.T(), x.reshape(..): any method may return x
+            if node.func.attr in _VIEW_CALLS and node.args:
+                out |= _roots(node.args[0], held)       # np.reshape(x, s)
+            return out
+    return set()
+
+
+def _tree_returned(fdef, params, held):
+    holds = {p: {p} for p in params}        # local name -> parameters it may be (part of)
+    changed = True
+    while changed:
+        changed = False
+        for n in ast.walk(fdef):
+            if isinstance(n, ast.Assign):
+                found = {q for r in _roots(n.value, held) for q in holds.get(r, ())}
+                for t in n.targets:
+                    for name in ([t.id] if isinstance(t, ast.Name) else
+                                 [e.id for e in getattr(t, "elts", []) if isinstance(e, ast.Name)]):
+                        if not found <= holds.get(name, set()):
+                            holds[name] = holds.get(name, set()) | found
+                            changed = True
+    return frozenset(q for n in ast.walk(fdef) if isinstance(n, ast.Return) and n.value is not None
+                     for r in _roots(n.value, held) for q in holds.get(r, ()))
+
+
+def returned_arguments(fn, args, keywords, held=False):
+    """The argument nodes of a call of ``fn`` whose object the call may return (or part or a view of
+    it; with ``held``, or a list or tuple holding it)."""
+    returned = _returned_parameters(fn, held)
+    if not returned:
+        return []
+    params = _params(getattr(fn, "__func__", fn))
+    offset = 1 if isinstance(fn, types.MethodType) else 0
+    passed = [(params[i + offset] if i + offset < len(params) else None, a) for i, a in enumerate(args)]
+    passed += [(k.arg, k.value) for k in keywords]
+    return [a for p, a in passed if p in returned]
 
 
 def _read_here(norm, name):
@@ -201,6 +276,12 @@ def check_call(norm, fn, node):
     if fn is setattr or fn is delattr:
         raise norm.error(f"`{fn.__name__}` changes an attribute in place, which adjoin cannot follow", node,
                          "keep the value in a local variable")
+    for a in returned_arguments(fn, node.args, node.keywords, held=True):
+        # `m = ident(l)` may be `l` itself, `p, q = pair(l, ..)` holds it: a write through either
+        # name would show through the other (emitter._view_base shares the result)
+        current = norm.version.get(a.id) if isinstance(a, ast.Name) else None
+        if isinstance(current, str):
+            norm.shared.add(current)
     changed = mutated_parameters(fn)
     if not changed:
         return

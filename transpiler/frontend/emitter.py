@@ -12,6 +12,7 @@ import numpy as np
 from runtime.rules.containers import append_at, setitem
 
 from ..core.errors import Unresolved
+from . import effects
 from . import stacks
 from . import structures
 
@@ -44,6 +45,11 @@ def _view_base(value):
         return value.func.value.id   # x.view(), x.getfield(...): any method may return a view or x itself
     if getattr(value, "_attr", None) and isinstance(value.value, ast.Name):
         return value.value.id        # x.real, x.imag, x.flat, o.items: a view, or an object o holds
+    if isinstance(value, ast.Call) and value.args is not None:
+        for a in effects.returned_arguments(getattr(value, "_prim", None), value.args, value.keywords):
+            for n in ast.walk(a):    # (a list passed by name reaches here as its literal)
+                if isinstance(n, ast.Name) and not getattr(n, "_static", False):
+                    return n.id      # m = ident(l): a function of yours that may return l itself
     return None   # evaluated as-is; never differentiable
 
 

@@ -170,6 +170,13 @@ class Loops:
             seqs = [self.unreversed(sq) for sq in seqs]
             names = [self.ctx.namer.claim("seq") for _ in seqs]
             setup = [_assign(nm, sq, loc) for nm, sq in zip(names, seqs)]
+            for i, (nm, sq) in enumerate(zip(names, seqs)):
+                if isinstance(sq, ast.Name) and self.may_be_dict(sq.id):
+                    # enumerate(d), zip(d, ..) walk a dict's keys (as `for k in d` below)
+                    keys = _mk(ast.Call(load("list"), [load(sq.id)], []), loc)
+                    keys._keys_of = True
+                    test = _mk(ast.Call(load("isinstance"), [load(sq.id), load("dict")], []), loc)
+                    setup[i] = _mk(ast.If(test, [_assign(nm, keys, loc)], [setup[i]]), loc)
             lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
             length = lens[0] if len(lens) == 1 else ast.Call(ast.Name("min", ast.Load()), lens, [])
             if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == (2 if fn is enumerate else len(seqs)):

@@ -108,4 +108,5 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
 def normalize(ctx):
     """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef
     (``tf.*`` calls already written as the numpy primitives they are: tfcalls.py)."""
-    return rewrite_tf_calls(aliasing.prune_checks(Normalizer(ctx).run()), ctx)
+    core = aliasing.sequence_operators(aliasing.prune_checks(Normalizer(ctx).run()), ctx)
+    return rewrite_tf_calls(core, ctx)

@@ -65,9 +65,9 @@ class Statements:
                 raise self.error("the function returns None", s, "return the value to differentiate")
             if isinstance(s.value, ast.Tuple):
                 elts = [self.expr(e) for e in s.value.elts]
-                value = ast.Tuple([self._returned(e) for e in elts], ast.Load())
+                value = ast.Tuple([_expand_tuples(self, e) for e in elts], ast.Load())
             else:
-                value = self._returned(self.expr(s.value))
+                value = _expand_tuples(self, self.expr(s.value))
             self.emit(ast.Return(value), s)
             return
         if isinstance(s, ast.Assign):
@@ -126,13 +126,6 @@ class Statements:
             return
         raise self.error(f"{kind.__name__} statements are not supported", s,
                          "rewrite the function as straight-line numpy code")
-
-    def _returned(self, atom):
-        """A returned atom: a tuple-literal variable as its tuple (each item a separate output), but
-        a list stays one value -- its items' derivatives reach the list through the name."""
-        if isinstance(atom, ast.Name) and atom.id in self.tuples and self.kinds.get(atom.id, ast.Tuple) is ast.List:
-            return atom
-        return self.expand(atom)
 
     def if_statement(self, s):
         test = self.atom_name(self.expr(s.test), s.test)
@@ -234,3 +227,13 @@ class Statements:
             raise self.error("assigning to an attribute is not supported", target,
                              "keep the value in a local variable")
         raise self.error(f"cannot assign to {type(target).__name__}", target, "assign to a plain name")
+
+
+def _expand_tuples(norm, atom):
+    """``norm.expand`` for a returned value, but a list stays its name: the modes read a returned
+    tuple item by item, and a list as one value (its cotangent a container's)."""
+    if isinstance(atom, ast.Name) and norm.kinds.get(atom.id, ast.Tuple) is ast.List:
+        return atom
+    if isinstance(atom, ast.Name) and atom.id in norm.tuples:
+        return ast.Tuple([_expand_tuples(norm, e) for e in norm.tuples[atom.id]], ast.Load())
+    return atom

@@ -133,10 +133,21 @@ class StatementAdjoints:
             elif isinstance(a, (ast.Tuple, ast.List)):
                 tmp = self.ctx.namer.temp("r")
                 block.append(ast.Assign([ast.Name(tmp, ast.Store())], expr))
-                for j, e in enumerate(a.elts):
-                    if isinstance(e, ast.Name) and e.id in info.active:
-                        self.contribute(block, has, e.id,
-                                        ast.Subscript(self.load(tmp), ast.Constant(j), ast.Load()))
+
+                def spread(literal, part):
+                    """Element j of a (nested) literal argument gets slot j of its part (`np.array(rows)`
+                    with rows = [(a, b), ...] expanded: inner tuples are literals too)."""
+                    from runtime.rules.containers import slot
+                    for j, e in enumerate(literal.elts):
+                        if isinstance(e, ast.Name) and e.id in info.active:
+                            self.contribute(block, has, e.id, ast.Subscript(part, ast.Constant(j), ast.Load())
+                                            if part is not None and isinstance(part, ast.Name) else
+                                            ast.Call(self.ctx.ref(slot, "slot"), [part, ast.Constant(j), e], []))
+                        elif isinstance(e, (ast.Tuple, ast.List)) and any(n in info.active for n in _names(e)):
+                            spread(e, ast.Call(self.ctx.ref(slot, "slot"), [part, ast.Constant(j), ast.Constant(0.0)],
+                                               []))
+
+                spread(a, self.load(tmp))
             else:
                 raise self.ctx.error("cannot differentiate through this argument", a,
                                      "assign it to a name first")

@@ -95,6 +95,16 @@ COVERED_ELSEWHERE = {
     "split_like_vjp": "tests.runtime.test_rules_shape::test_concatenate_and_stack_on_the_tape_second_order",
     "unstack_vjp": "tests.runtime.test_rules_shape::test_concatenate_and_stack_on_the_tape_second_order",
     "items_like": "tests.runtime.test_rules_containers::test_items_like_rules_are_its_transposes",
+    "concat": "tests.transpiler.test_concatenation::test_hvp",              # list/tuple `+`, `*`, slices,
+    "repeat": "tests.transpiler.test_concatenation::test_hvp",              # dict `|` (containers.py)
+    "take": "tests.transpiler.test_concatenation::test_hvp",
+    "merge": "tests.transpiler.test_concatenation::test_hvp",
+    "concat_part": "tests.transpiler.test_concatenation::test_parts_are_transposes",
+    "repeat_part": "tests.transpiler.test_concatenation::test_parts_are_transposes",
+    "take_part": "tests.transpiler.test_concatenation::test_parts_are_transposes",
+    "merge_part": "tests.transpiler.test_concatenation::test_grad_of_grad",
+    "builtins.dict": "tests.transpiler.test_probe_aliasing::test_named_nested_literal_arguments",
+    "pairs_part": "tests.transpiler.test_probe_aliasing::test_named_nested_literal_arguments",
 }
 
 
