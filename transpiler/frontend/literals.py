@@ -7,7 +7,7 @@ import ast
 import copy
 import functools
 
-from .list_joins import joined_list, listy
+from .list_joins import listy
 
 __all__ = ["simple", "const_int", "literal_seq", "kinds", "partials", "container_statement"]
 
@@ -156,9 +156,6 @@ def container_statement(s, exprs):
     on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d``; ``del c[i]`` ->
     ``c.pop(i)`` (None: other)."""
     kinds = exprs.kinds
-    joined = joined_list(s, exprs)
-    if joined is not None:
-        return joined
     if isinstance(s, ast.Delete) and all(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
                                          and not isinstance(t.slice, (ast.Slice, ast.Tuple)) for t in s.targets):
         return [_delete(t, kinds.get(t.value.id) is ast.Dict, s) for t in s.targets]
