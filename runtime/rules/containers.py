@@ -121,7 +121,12 @@ setitem.linear_in = (0, 2)          # the tangent of setitem(x, i, v) is setitem
 # the cotangent passes through slot by slot and the tangent is converted the same way
 # (of a dict: its keys, which carry no derivative)
 def as_sequence_vjp(g, ans, iterable=()):
-    return zero_grad(iterable) if isinstance(iterable, dict) else g
+    if isinstance(iterable, dict):
+        return zero_grad(iterable)
+    if isinstance(iterable, np.ndarray) and isinstance(g, (Grads, list, tuple)):
+        # list(x) of an array: its rows' cotangents put back into one array of x's shape
+        return rows_like_vjp(g, None, np.zeros_like(iterable), list(ans))
+    return g
 
 
 def as_tuple_jvp(t, ans, iterable=()):
