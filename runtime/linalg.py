@@ -10,7 +10,7 @@ triangle it reads, cholesky's is symmetric).  TF's own result layouts are kept: 
 import numpy as np
 
 from . import errors
-from .math_ops import _t, _np, matmul, matvec, norm, tensordot, einsum, transpose as _transpose  # noqa: F401
+from .math_ops import _conj_if, _t, _np, matmul, matvec, norm, tensordot, einsum, transpose as _transpose  # noqa: F401
 from .math_ops import global_norm, l2_normalize, eye  # noqa: F401
 from .rules.registry import alias
 from .tensor import apply
@@ -97,8 +97,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
-    out = apply(np.swapaxes, (_t(a), -1, -2))
-    return apply(np.conjugate, (out,)) if conjugate and out._value.dtype.kind == "c" else out
+    return _conj_if(apply(np.swapaxes, (_t(a), -1, -2)), conjugate)
 
 
 def adjoint(matrix, name=None):

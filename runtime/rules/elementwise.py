@@ -245,9 +245,7 @@ def sign_vjp(g, ans, x):
     if type(x) is float:
         return 0.0          # the common scalar case without numpy's dispatch (2 us a call)
     if np.iscomplexobj(x) and SIGN_IS_PHASE:
-        r = np.abs(x)
-        turned = np.subtract(g, np.multiply(np.conj(g), np.conj(ans) ** 2))
-        return np.where(r == 0, 0.0, np.divide(turned, np.multiply(2.0, np.where(r == 0, 1.0, r))))
+        return phase_turn(g, np.conj(ans), x)
     return np.zeros_like(g)
 
 
@@ -255,10 +253,16 @@ def sign_jvp(t, ans, x):
     if type(x) is float:
         return 0.0
     if np.iscomplexobj(x) and SIGN_IS_PHASE:
-        r = np.abs(x)
-        turned = np.subtract(t, np.multiply(ans ** 2, np.conj(t)))
-        return np.where(r == 0, 0.0, np.divide(turned, np.multiply(2.0, np.where(r == 0, 1.0, r))))
+        return phase_turn(t, ans, x)
     return np.zeros_like(t)
+
+
+def phase_turn(v, w, x):
+    """(v - conj(v) w**2) / (2|x|), and 0 where x == 0: the phase's tangent for w = sign(x), its
+    cotangent for w = conj(sign(x))."""
+    r = np.abs(x)
+    turned = np.subtract(v, np.multiply(np.conj(v), w ** 2))
+    return np.where(r == 0, 0.0, np.divide(turned, np.multiply(2.0, np.where(r == 0, 1.0, r))))
 
 
 define(np.sign, vjp=(sign_vjp,), jvp=(sign_jvp,))
