@@ -10,6 +10,7 @@ import ast
 import builtins
 import keyword
 
+from .astutil import walk
 from .ir import MISSING
 
 __all__ = ["Namer", "Context"]
@@ -52,13 +53,21 @@ class Namer:
 
 def names_in(tree):
     """Every identifier used in ``tree`` (variables, parameters, attribute names excluded)."""
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            out.add(node.id)
-        elif isinstance(node, ast.arg):
-            out.add(node.arg)
-    return out
+    return _names(tree)[0]
+
+
+def _names(tree):
+    """(every identifier used in ``tree``, the names a statement or ``:=`` in it binds or deletes)."""
+    used, stored = set(), set()
+    for node in walk(tree):
+        cls = node.__class__
+        if cls is ast.Name:
+            used.add(node.id)
+            if isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
+                stored.add(node.id)
+        elif cls is ast.arg:
+            used.add(node.arg)
+    return used, stored
 
 
 class Context:
@@ -66,7 +75,9 @@ class Context:
 
     def __init__(self, parsed):
         self.parsed = parsed
-        self.user_names = names_in(parsed.node)
+        # of the user's function as written (the passes rewrite parsed.node later: these stay
+        # facts about the source, and the names the generated code must not take)
+        self.user_names, self.user_stored = _names(parsed.node)
         self.namer = Namer(self.user_names)
         self.injected = {}     # name -> object the generated namespace must provide
         self._by_id = {}       # id(object) -> name already given

@@ -30,7 +30,7 @@ import numpy as np
 
 from runtime.rules.containers import append_at, concat, keys_of, merge, repeat, setitem, take
 
-from ..core.astutil import variable_names as _names
+from ..core.astutil import variable_names as _names, walk
 from ..core.callables import user_function
 from ..core.ir import walk_assigns
 from .effects import function_tree
@@ -114,7 +114,7 @@ class _Facts:
                 self.use_all(s, "other")
 
     def use_all(self, node, role):
-        for n in ast.walk(node):
+        for n in walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not getattr(n, "_static", False):
                 self.use(n.id, role)
 
@@ -236,8 +236,21 @@ def _row_safe(facts, array, at):
     return _reads_dead(facts, facts.family(array), at, ("arith", "read", "check", "return"))
 
 
+def _has_check(body):
+    """Is there a check in ``body`` where _Facts.walk looks for them (branches and loops)?"""
+    for s in body:
+        if isinstance(s, ast.Expr) and _is_check(s.value):
+            return True
+        if isinstance(s, ast.If) and (_has_check(s.body) or _has_check(s.orelse)) \
+                or isinstance(s, (ast.For, ast.While)) and _has_check(s.body):
+            return True
+    return False
+
+
 def prune_checks(core):
     """Remove from ``core`` (in place) the run-time checks proved unnecessary."""
+    if not _has_check(core.body):
+        return core              # (most functions: no facts to gather)
     facts = _Facts(core)
     for at, stmt, body in facts.checks:
         kind, args = stmt.value._prim.kind, stmt.value.args
@@ -286,10 +299,10 @@ def _tree_returns(tree, kinds):
         return isinstance(v, nodes) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) \
             and v.func.id in kinds
 
-    bound = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and made(n.value)
+    bound = {t.id for n in walk(tree) if isinstance(n, ast.Assign) and made(n.value)
              for t in n.targets if isinstance(t, ast.Name)}
     return any(isinstance(n, ast.Return) and n.value is not None and
-               (made(n.value) or isinstance(n.value, ast.Name) and n.value.id in bound) for n in ast.walk(tree))
+               (made(n.value) or isinstance(n.value, ast.Name) and n.value.id in bound) for n in walk(tree))
 
 
 _ANY = object()          # a slot whose key is known only when the code runs
@@ -370,12 +383,13 @@ def _containers(assigns):
     return seqs, dicts
 
 
-def _numeric(assigns, seqs):
+def _numeric(definitions, seqs):
     """Names every definition of which is arithmetic, a numpy call, a number or a copy of such a
-    name (never a container; loop-carried copies included: a greatest fixpoint)."""
+    name (never a container; loop-carried copies included: a greatest fixpoint).
+    ``definitions``: (name, value) of each assignment."""
     defs = {}
-    for s in assigns:
-        defs.setdefault(s.targets[0].id, []).append(s.value)
+    for name, value in definitions:
+        defs.setdefault(name, []).append(value)
 
     def number(v):
         if isinstance(v, ast.Constant):
@@ -410,7 +424,15 @@ def sequence_operators(core, ctx):
     def known(node, names, literal):
         return isinstance(node, literal) or isinstance(node, ast.Name) and node.id in names
 
-    numeric = _numeric(assigns, seqs)
+    # what _numeric says of the values as they are before this loop rewrites some, found when
+    # first asked for (most functions never ask)
+    definitions, numbers = [(s.targets[0].id, s.value) for s in assigns], []
+
+    def numeric():
+        if not numbers:
+            numbers.append(_numeric(definitions, seqs))
+        return numbers[0]
+
     for s in assigns:
         v = s.value
         if isinstance(v, ast.Subscript) and isinstance(v.slice, ast.Slice) and known(v.value, seqs, ()):
@@ -422,14 +444,14 @@ def sequence_operators(core, ctx):
             continue
         seq_left, seq_right = known(v.left, seqs, (ast.List, ast.Tuple)), known(v.right, seqs, (ast.List, ast.Tuple))
         if isinstance(v.op, ast.Add) and isinstance(v.left, ast.Name) and isinstance(v.right, ast.Name) \
-                and v.left.id == v.right.id and v.left.id not in numeric:
+                and v.left.id == v.right.id and v.left.id not in numeric():
             seq_left = True         # `p + p` of an argument: the reverse sweep would take both for one array
         if isinstance(v.op, ast.Add) and (seq_left or seq_right):
             fn, args = concat, [v.left, v.right]
         elif isinstance(v.op, ast.Mult) and (seq_left or seq_right):
             fn, args = repeat, [v.left, v.right] if seq_left else [v.right, v.left]
         elif isinstance(v.op, ast.BitOr) and (known(v.left, dicts, ast.Dict) or known(v.right, dicts, ast.Dict)
-                                             or not (_numeric_atom(v.left, numeric) or _numeric_atom(v.right, numeric))):
+                                             or not (_numeric_atom(v.left, numeric()) or _numeric_atom(v.right, numeric()))):
             # (`p | q` of arguments may merge dicts: a bitwise or would pass no derivative at all)
             fn, args = merge, [v.left, v.right]
         else:

@@ -4,6 +4,7 @@ into a call spread into its items, and the test for arguments a directly called 
 import ast
 import copy
 
+from ..core.astutil import walk
 from .literals import const_int, simple
 
 __all__ = ["sliced_items", "pure_argument"]
@@ -33,4 +34,4 @@ def pure_argument(arg, fn):
     params = {a.arg for a in fn.args.args}
     return not any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda,
                                   ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
-                   or isinstance(n, ast.Name) and n.id in params for n in ast.walk(arg))
+                   or isinstance(n, ast.Name) and n.id in params for n in walk(arg))

@@ -30,6 +30,8 @@ import types
 
 import numpy as np
 
+from ..core.astutil import walk
+
 __all__ = ["check_call", "check_inner_method", "mutated_parameters", "in_place_guard", "row_view_guard", "MUTATING",
            "function_tree", "returned_arguments"]
 
@@ -65,12 +67,12 @@ def function_tree(fn):
 def _written_roots(fdef, resolve_call):
     """Names changed in place inside ``fdef`` (by writes, mutating methods, out=, setattr, callees)."""
     out = set()
-    for n in ast.walk(fdef):
+    for n in walk(fdef):
         targets = n.targets if isinstance(n, ast.Assign) else \
             [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else \
             n.targets if isinstance(n, ast.Delete) else []
         for t in targets:
-            for sub in ast.walk(t):
+            for sub in walk(t):
                 if isinstance(sub, (ast.Subscript, ast.Attribute)) and isinstance(sub.ctx, (ast.Store, ast.Del)):
                     r = _root(sub)
                     if r:
@@ -85,7 +87,7 @@ def _written_roots(fdef, resolve_call):
                     out.add(r)
             for k in n.keywords:
                 if k.arg == "out":
-                    out.update(r for r in map(_root, ast.walk(k.value)) if r)
+                    out.update(r for r in map(_root, walk(k.value)) if r)
             if isinstance(f, ast.Name) and f.id in ("setattr", "delattr") and n.args:
                 r = _root(n.args[0])
                 if r:
@@ -204,7 +206,7 @@ def _tree_returned(fdef, params, held):
     changed = True
     while changed:
         changed = False
-        for n in ast.walk(fdef):
+        for n in walk(fdef):
             if isinstance(n, ast.Assign):
                 found = {q for r in _roots(n.value, held) for q in holds.get(r, ())}
                 for t in n.targets:
@@ -213,7 +215,7 @@ def _tree_returned(fdef, params, held):
                         if not found <= holds.get(name, set()):
                             holds[name] = holds.get(name, set()) | found
                             changed = True
-    return frozenset(q for n in ast.walk(fdef) if isinstance(n, ast.Return) and n.value is not None
+    return frozenset(q for n in walk(fdef) if isinstance(n, ast.Return) and n.value is not None
                      for r in _roots(n.value, held) for q in holds.get(r, ()))
 
 
@@ -233,10 +235,10 @@ def returned_arguments(fn, args, keywords, held=False):
 def _read_here(norm, name):
     """Does the function read module-level ``name`` other than to change it (``G.append(v)``)?
     A global only written (a log, a call counter) cannot change the gradient."""
-    changed = {id(n.func.value) for n in ast.walk(norm.parsed.node) if isinstance(n, ast.Call)
+    changed = {id(n.func.value) for n in walk(norm.parsed.node) if isinstance(n, ast.Call)
                and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATING}
     return any(isinstance(n, ast.Name) and n.id == name and id(n) not in changed
-               for n in ast.walk(norm.parsed.node))
+               for n in walk(norm.parsed.node))
 
 
 def check_call(norm, fn, node):

@@ -11,6 +11,7 @@ import numpy as np
 
 from runtime.rules.containers import append_at, setitem
 
+from ..core.astutil import walk
 from ..core.errors import Unresolved
 from . import effects
 from . import stacks
@@ -47,7 +48,7 @@ def _view_base(value):
         return value.value.id        # x.real, x.imag, x.flat, o.items: a view, or an object o holds
     if isinstance(value, ast.Call) and value.args is not None:
         for a in effects.returned_arguments(getattr(value, "_prim", None), value.args, value.keywords):
-            for n in ast.walk(a):    # (a list passed by name reaches here as its literal)
+            for n in walk(a):    # (a list passed by name reaches here as its literal)
                 if isinstance(n, ast.Name) and not getattr(n, "_static", False):
                     return n.id      # m = ident(l): a function of yours that may return l itself
     return None   # evaluated as-is; never differentiable
@@ -106,7 +107,9 @@ class Emitter:
     def escape_views(self, node):
         """Temporary views read in ``node`` may now outlive their statement: the names they view
         become shared (a later write through them is refused)."""
-        for n in ast.walk(node):
+        if not self.view_roots:
+            return                 # (most statements: nothing to look for)
+        for n in walk(node):
             if isinstance(n, ast.Name) and n.id in self.view_roots:
                 self.shared.add(self.view_roots.pop(n.id))
 

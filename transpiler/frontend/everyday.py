@@ -36,11 +36,13 @@ import functools
 
 import numpy as np
 
+from ..core.astutil import walk
 from .arguments import pure_argument, sliced_items
 from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
 from .match import lower_match
 from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, raise_
 from .records import rewrite_records
+from .traversal import Transformer, statements
 
 __all__ = ["rewrite"]
 
@@ -51,18 +53,22 @@ def rewrite(body, ctx):
     body = rewrite_records(body, ctx.parsed.scope)
     body = [exprs.visit(s) for s in body]          # first literals, so the containers' kinds show
     node = ctx.parsed.node
-    exprs.kinds, exprs.fixed = kinds(ast.FunctionDef(node.name, node.args, body, [], None))
+    nodes = list(walk(ast.FunctionDef(node.name, node.args, body, [], None)))   # (read only here)
+    exprs.kinds, exprs.fixed = kinds(nodes)
+    classes = set(map(type, nodes))
+    exprs.hoists = any(issubclass(c, _MAY_HOIST) for c in classes) or ast.Call in classes and any(
+        _ordering_call(n) for n in nodes if n.__class__ is ast.Call)
     return _statements(body, exprs)
 
 
-class _Exprs(ast.NodeTransformer):
+class _Exprs(Transformer):
     def __init__(self, ctx):
         self.ctx = ctx
-        node = ctx.parsed.node
-        self.local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        self.local |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        node = ctx.parsed.node           # (as written: nothing has rewritten it yet)
+        self.local = ctx.user_stored | {a.arg for a in walk(node.args) if isinstance(a, ast.arg)}
         self.partials = partials(node, ctx.parsed.scope)
         self.kinds, self.fixed = {}, {}
+        self.hoists = True               # (rewrite: False when no statement can need a hoist)
 
     def _builtin(self, func, name):
         return (isinstance(func, ast.Name) and func.id == name and func.id not in self.local
@@ -210,7 +216,7 @@ class _Exprs(ast.NodeTransformer):
         if isinstance(fn, ast.Lambda) and _plain_lambda(fn, len(loads)):
             body = copy.deepcopy(fn.body)
             mapping = {a.arg: n for a, n in zip(fn.args.args, loads)}
-            for node in ast.walk(body):
+            for node in walk(body):
                 for field, value in ast.iter_fields(node):
                     if isinstance(value, ast.Name) and value.id in mapping:
                         setattr(node, field, copy.copy(mapping[value.id]))
@@ -325,7 +331,7 @@ def _plain_lambda(fn, n):
     a = fn.args
     return (len(a.args) == n and not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults)
             and not any(isinstance(x, (ast.Lambda, ast.NamedExpr, ast.ListComp, ast.SetComp, ast.DictComp,
-                                       ast.GeneratorExp)) for x in ast.walk(fn.body)))
+                                       ast.GeneratorExp)) for x in walk(fn.body)))
 
 
 _OPAQUE = (ast.BoolOp, ast.IfExp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -357,10 +363,16 @@ def _statements(body, exprs):
         if expanded is not None:
             out.extend(_statements(expanded, exprs))
             continue
-        if not isinstance(s, (ast.While, ast.FunctionDef)):
-            out.extend(_hoist_ordered_items(s, exprs))
-            hoisted = _hoist_walrus(s)
-            out.extend(hoisted)
+        if exprs.hoists and not isinstance(s, (ast.While, ast.FunctionDef)):
+            nodes = list(walk(s))
+            if any(_ordering_call(n) for n in nodes):
+                out.extend(_hoist_ordered_items(s, exprs))
+                nodes = list(walk(s))
+            else:                        # what _hoist_ordered_items does to s without such calls
+                for n in nodes:
+                    n.__dict__.pop("_opaque", None)
+            if any(isinstance(n, _WALRUS_OR_OPAQUE) for n in nodes):
+                out.extend(_hoist_walrus(s))
         out.append(_rewrite_exprs(s, exprs))
     return out
 
@@ -369,7 +381,8 @@ def _rewrite_exprs(s, exprs):
     if isinstance(s, ast.FunctionDef):
         s.body = _statements(s.body, exprs)
         return s
-    for field, value in ast.iter_fields(s):
+    for field in s._fields:
+        value = getattr(s, field, None)
         if isinstance(value, ast.expr):
             setattr(s, field, exprs.visit(value))
         elif isinstance(value, list) and value and all(isinstance(v, ast.expr) for v in value):
@@ -384,7 +397,7 @@ def _raise_call(s, ctx):
 
 
 def _read_later(rest, names):
-    return any(isinstance(n, ast.Name) and n.id in names for s in rest for n in ast.walk(s))
+    return any(isinstance(n, ast.Name) and n.id in names for s in rest for n in walk(s))
 
 
 def _lambda_def(s, exprs):
@@ -404,6 +417,17 @@ def _heads(s):
     return [v for f, v in ast.iter_fields(s) if isinstance(v, ast.expr)]
 
 
+def _ordering_call(node):
+    """A call _hoist_ordered_items may hoist items of (when the name is the builtin)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("sorted", "max", "min")
+
+
+_WALRUS_OR_OPAQUE = (ast.NamedExpr,) + _OPAQUE   # _hoist_walrus hoists the first, marks inside the others
+# Without these (nor an ordering call) in the function, neither hoist has anything to do: the
+# statements _statements makes (match lowered, container edits) bring none of their own
+_MAY_HOIST = _WALRUS_OR_OPAQUE + (ast.Match,)
+
+
 def _hoist_ordered_items(s, exprs):
     """``sorted([a * 2, f(b)])`` (also ``max``/``min`` with ``key=``): items that are not names are
     assigned to temporaries before the statement, so _Exprs._ordered can pick them by index.
@@ -420,7 +444,7 @@ def _hoist_ordered_items(s, exprs):
             items = node.args[0] if len(node.args) == 1 else None
             if not (literal_seq(items) and not all(simple(e) for e in items.elts)):
                 continue
-            inside = {id(n) for n in ast.walk(node)}
+            inside = {id(n) for n in walk(node)}
             before = [n for n in order[:k] if id(n) not in inside]
             if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await, ast.Yield)) for n in before):
                 continue
@@ -429,7 +453,7 @@ def _hoist_ordered_items(s, exprs):
                     tmp = exprs.ctx.namer.claim("item")
                     out.append(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], e), s))
                     items.elts[j] = ast.copy_location(ast.Name(tmp, ast.Load()), e)
-    for node in ast.walk(s):
+    for node in walk(s):
         node.__dict__.pop("_opaque", None)
     return [ast.fix_missing_locations(a) for a in out]
 
@@ -449,7 +473,7 @@ def _hoist_walrus(s):
             before = order[:k]
             if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in before):
                 continue
-            if any(n is not node and isinstance(n, ast.NamedExpr) for n in ast.walk(node.value)):
+            if any(n is not node and isinstance(n, ast.NamedExpr) for n in walk(node.value)):
                 continue
             out.append(ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], node.value), node))
             _replace(head, node, ast.copy_location(ast.Name(name, ast.Load()), node))
@@ -473,7 +497,7 @@ def _in_order(node, opaque=False):
 
 
 def _replace(root, old, new):
-    for parent in ast.walk(root):
+    for parent in walk(root):
         for f, v in ast.iter_fields(parent):
             if v is old:
                 setattr(parent, f, new)

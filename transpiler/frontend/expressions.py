@@ -10,6 +10,7 @@ import copy
 
 import numpy as np
 
+from ..core.astutil import walk
 from ..core.errors import Unresolved
 from ..core.ir import MISSING
 from . import inline
@@ -165,7 +166,7 @@ class Expressions:
 
     def rename_loads(self, node):
         new = copy.deepcopy(node)
-        for n in ast.walk(new):
+        for n in walk(new):
             if isinstance(n, ast.Name) and n.id in self.version:
                 n.id = self.version[n.id]
         return new

@@ -7,6 +7,7 @@ import ast
 import copy
 import functools
 
+from ..core.astutil import walk
 from .list_joins import listy
 
 __all__ = ["simple", "const_int", "literal_seq", "kinds", "partials", "container_statement"]
@@ -38,31 +39,19 @@ def literal_seq(node):
 
 
 
-def kinds(fn):
+def kinds(nodes):
     """(``name -> ast.List/ast.Dict`` for locals only ever assigned list/dict literals or
     comprehensions, ``name -> literal`` for those assigned once and then only read by subscript
-    or splatted: their length and keys are known)."""
+    or splatted: their length and keys are known).  ``nodes``: every node of the function."""
     values, other = {}, set()
-    starred, read, loads, written = set(), set(), {}, set()
-    for n in ast.walk(fn):          # one walk gathers everything (a walk per name is quadratic)
+    for n in nodes:             # one walk gathers everything (a walk per name is quadratic)
         cls = n.__class__
         if cls is ast.Assign:
             for t in n.targets:
                 if isinstance(t, ast.Name):
                     values.setdefault(t.id, []).append(n.value)
-        elif cls is ast.Name:
-            if isinstance(n.ctx, ast.Load):
-                loads.setdefault(n.id, []).append(n)
-        elif cls is ast.Starred:
-            starred.add(id(n.value))
-        elif cls is ast.Call:
-            starred.update(id(k.value) for k in n.keywords if k.arg is None)
-        elif cls is ast.Subscript:
-            if isinstance(n.ctx, ast.Load):
-                read.add(id(n.value))
-            elif isinstance(n.value, ast.Name):
-                written.add(n.value.id)
-        other.update(_stored(n))
+        if cls in _BINDERS:
+            other.update(_stored(n))
     kinds = {}
     for name, vals in values.items():
         if name in other:
@@ -80,16 +69,37 @@ def kinds(fn):
                                               for v in values[name])}
         changed, lists = keep != lists, keep
     kinds.update({name: ast.List for name in lists})
-    fixed = {}
-    for name, vals in values.items():
-        if name in other or len(vals) != 1:
-            continue
-        v = vals[0]
-        ok = literal_seq(v) or (isinstance(v, ast.Dict) and all(
-            isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in v.keys))
-        if ok and all(id(u) in starred or id(u) in read for u in loads.get(name, ())) and name not in written:
-            fixed[name] = v
-    return kinds, fixed
+    literal = {name: vals[0] for name, vals in values.items() if name not in other and len(vals) == 1
+               and (literal_seq(vals[0]) or isinstance(vals[0], ast.Dict) and all(
+                   isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier()
+                   for k in vals[0].keys))}
+    return kinds, _only_read(nodes, literal) if literal else {}
+
+
+def _only_read(nodes, literal):
+    """The items of ``literal`` (name -> the literal bound to it once) whose name is then only
+    read by subscript or splatted, never written into."""
+    starred, read, loads, written = set(), set(), {}, set()
+    for n in nodes:
+        cls = n.__class__
+        if cls is ast.Name:
+            if isinstance(n.ctx, ast.Load):
+                loads.setdefault(n.id, []).append(n)
+        elif cls is ast.Starred:
+            starred.add(id(n.value))
+        elif cls is ast.Call:
+            starred.update(id(k.value) for k in n.keywords if k.arg is None)
+        elif cls is ast.Subscript:
+            if isinstance(n.ctx, ast.Load):
+                read.add(id(n.value))
+            elif isinstance(n.value, ast.Name):
+                written.add(n.value.id)
+    return {name: v for name, v in literal.items() if name not in written
+            and all(id(u) in starred or id(u) in read for u in loads.get(name, ()))}
+
+
+_BINDERS = {ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr, ast.With, ast.arguments,
+            ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign}   # the nodes _stored reads
 
 
 def _stored(n):
@@ -100,11 +110,11 @@ def _stored(n):
     if isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
         return [n.target.id]
     if isinstance(n, (ast.For, ast.comprehension)):
-        return [t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)]
+        return [t.id for t in walk(n.target) if isinstance(t, ast.Name)]
     if isinstance(n, ast.NamedExpr):
         return [n.target.id]
     if isinstance(n, (ast.With,)):
-        return [t.id for i in n.items if i.optional_vars is not None for t in ast.walk(i.optional_vars)
+        return [t.id for i in n.items if i.optional_vars is not None for t in walk(i.optional_vars)
                 if isinstance(t, ast.Name)]
     if isinstance(n, ast.arguments):
         return [a.arg for a in n.posonlyargs + n.args + n.kwonlyargs] + \
@@ -114,7 +124,7 @@ def _stored(n):
     if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
         return [n.name]
     if isinstance(n, ast.Assign):
-        return [t.id for tgt in n.targets if not isinstance(tgt, ast.Name) for t in ast.walk(tgt)
+        return [t.id for tgt in n.targets if not isinstance(tgt, ast.Name) for t in walk(tgt)
                 if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)]
     return []
 
@@ -122,32 +132,39 @@ def _stored(n):
 def partials(fn, scope):
     """``name -> (callable, args, keywords)`` for ``name = functools.partial(g, ...)`` statements
     whose name is only ever called and whose parts are names bound once (or constants)."""
+    found = [s for s in fn.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+             and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Call) and _is_partial(s.value.func, scope)]
+    if not found:
+        return {}                        # (most functions: no walk)
+    nodes = list(walk(fn))
     stores = {}
-    for n in ast.walk(fn):
+    for n in nodes:
         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
             stores[n.id] = stores.get(n.id, 0) + 1
-    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
     out = {}
-    for s in fn.body:
-        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                and isinstance(s.value, ast.Call) and stores.get(s.targets[0].id) == 1):
-            continue
-        try:
-            is_partial = scope.evaluate(s.value.func) is functools.partial
-        except Exception:
+    for s in found:
+        if stores.get(s.targets[0].id) != 1:
             continue
         call, name = s.value, s.targets[0].id
         parts = call.args + [k.value for k in call.keywords]
-        if not is_partial or not call.args or any(isinstance(a, ast.Starred) for a in call.args) \
+        if not call.args or any(isinstance(a, ast.Starred) for a in call.args) \
                 or any(k.arg is None for k in call.keywords) or not all(simple(p) for p in parts):
             continue
-        if any(stores.get(n.id, 0) > 1 for p in parts for n in ast.walk(p) if isinstance(n, ast.Name)):
+        if any(stores.get(n.id, 0) > 1 for p in parts for n in walk(p) if isinstance(n, ast.Name)):
             continue
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
         if all(id(u) in called for u in uses):
             out[name] = (call.args[0], call.args[1:], call.keywords)
             s._adjoin_partial = True
     return out
+
+
+def _is_partial(func, scope):
+    try:
+        return scope.evaluate(func) is functools.partial
+    except Exception:
+        return False
 
 
 

@@ -15,6 +15,8 @@ import ast
 import dataclasses
 import types
 
+from ..core.astutil import walk
+
 __all__ = ["Instance", "ClassRef", "supported", "construct", "method_call", "attribute", "field_name",
            "escape_error", "fields_changed_in"]
 
@@ -191,7 +193,7 @@ def _written_attributes(cls):
                 tree = parse_function(fn).node
             except Exception:
                 continue                 # a generated __init__ (dataclass): its fields are its writes
-            out |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
+            out |= {n.attr for n in walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
         if dataclasses.is_dataclass(klass):
             out |= {f.name for f in dataclasses.fields(klass)}
     return out
@@ -202,7 +204,7 @@ def fields_changed_in(norm, stmts):
     function, directly or by any of their class's methods."""
     out = set()
     for st in stmts:
-        for n in ast.walk(st):
+        for n in walk(st):
             if isinstance(n, ast.Name) and isinstance(norm.version.get(n.id), Instance):
                 inst = norm.version[n.id]
                 out |= {field_name(norm, inst, a) for a in _written_attributes(inst.cls)}

@@ -12,6 +12,7 @@ import linecache
 import weakref
 import textwrap
 
+from ..core.astutil import walk
 from ..core.errors import TranspileError, Unresolved
 from ..core.ir import MISSING
 
@@ -107,7 +108,7 @@ def _lambda_as_def(module, fn):
     parameters in the lines ``inspect`` gives for it; else None."""
     code = fn.__code__
     params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    found = [n for n in ast.walk(module) if isinstance(n, ast.Lambda)
+    found = [n for n in walk(module) if isinstance(n, ast.Lambda)
              and [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params
              and (n.args.vararg is None) == (not code.co_flags & inspect.CO_VARARGS)
              and (n.args.kwarg is None) == (not code.co_flags & inspect.CO_VARKEYWORDS)]
@@ -119,6 +120,21 @@ def _lambda_as_def(module, fn):
     if "type_params" in ast.FunctionDef._fields:
         node.type_params = []
     return ast.fix_missing_locations(node)
+
+
+def _place(module, lines, indent):
+    """Number the nodes of ``module`` as in the user's file: the source had ``lines`` lines above
+    it and was dedented by ``indent`` columns (``ast.increment_lineno`` and the column shift in
+    one walk)."""
+    for n in walk(module):
+        if "lineno" in n._attributes:
+            n.lineno = getattr(n, "lineno", 0) + lines
+        if "end_lineno" in n._attributes and (end := getattr(n, "end_lineno", 0)) is not None:
+            n.end_lineno = end + lines
+        if indent and hasattr(n, "col_offset"):
+            n.col_offset += indent
+            if getattr(n, "end_col_offset", None) is not None:
+                n.end_col_offset += indent
 
 
 def parse_function(fn):
@@ -163,13 +179,7 @@ def parse_function(fn):
                              indent, lines[0] if lines else None,
                              "write the function with def (a lambda is read when it is the only "
                              "lambda with its parameters on its lines)")
-    ast.increment_lineno(module, first - 1)
-    if indent:
-        for n in ast.walk(module):
-            if hasattr(n, "col_offset"):
-                n.col_offset += indent
-                if getattr(n, "end_col_offset", None) is not None:
-                    n.end_col_offset += indent
+    _place(module, first - 1, indent)
     node.decorator_list = []
     node.returns = None
     parsed = Parsed(fn, node, filename, {first + i: text for i, text in enumerate(lines)})

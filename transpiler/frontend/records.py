@@ -11,15 +11,28 @@ the tuple directly.
 import ast
 import dataclasses
 
+from ..core.astutil import walk
 from .literals import simple
+from .traversal import Transformer, statements
 
 __all__ = ["rewrite_records"]
 
 
 def rewrite_records(body, scope):
     """``body`` with record-only namedtuples/dataclasses written as tuples."""
-    fields, values = _records(body, scope)
+    assigns = [s for s in statements(body) if isinstance(s, ast.Assign)]
+    fields, values = _records(body, assigns, scope)
+    if not fields and not any(_unpacked(s, scope) for s in assigns):
+        return body                      # (most functions: nothing to rewrite)
     return [_Records(fields, values, scope).visit(s) for s in body]
+
+
+def _unpacked(node, scope):
+    """Is ``node`` ``a, b = Cls(..)`` of a namedtuple (_Records.visit_Assign)?"""
+    if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], (ast.Tuple, ast.List))):
+        return False
+    made = _constructed(node.value, scope)
+    return made is not None and issubclass(made[0], tuple)
 
 
 def _fields_of(cls):
@@ -75,24 +88,27 @@ def _constructed(call, scope):
     return cls, ast.Tuple(elts, ast.Load())
 
 
-def _records(body, scope):
-    """name -> field names, and id(Assign) -> (class, tuple) for the records kept as tuples."""
-    fn = ast.Module(body, [])
+def _records(body, assigns, scope):
+    """name -> field names, and id(Assign) -> (class, tuple) for the records kept as tuples
+    (``assigns``: the assignments in ``body``, nested ones included, in ``ast.walk``'s order)."""
     stores, found = {}, {}
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            stores[n.id] = stores.get(n.id, 0) + 1
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+    for n in assigns:
+        if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             made = _constructed(n.value, scope)
             if made is not None:
                 found[n.targets[0].id] = (made[0], n)
-    for n in ast.walk(fn):                # q = p._replace(..) of a record is a record too
+    if not found:
+        return {}, {}                    # (most functions: no walk of their expressions)
+    nodes = list(walk(ast.Module(body, [])))
+    for n in nodes:
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    for n in nodes:                   # q = p._replace(..) of a record is a record too
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                 and _replace_of(n.value, found):
             found[n.targets[0].id] = (found[n.value.func.value.id][0], n)
     ok_uses = set()
-    for n in ast.walk(fn):
+    for n in nodes:
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in found:
             names = _fields_of(found[n.value.id][0])[0]
             if n.attr in names and isinstance(n.ctx, ast.Load):
@@ -104,17 +120,17 @@ def _records(body, scope):
             ok_uses.add(id(n.func.value))
     out = {}
     for name, (cls, assign) in found.items():
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
         if stores.get(name) == 1 and all(id(u) in ok_uses for u in uses):
             out[name] = cls
     changed = True
     while changed:                        # a _replace of a record that escapes escapes too
         changed = False
         for name in list(out):
-            for n in ast.walk(fn):
+            for n in nodes:
                 if _replace_of(n, {name: 0}) and not any(
                         isinstance(a, ast.Assign) and a.value is n and isinstance(a.targets[0], ast.Name)
-                        and a.targets[0].id in out for a in ast.walk(fn)):
+                        and a.targets[0].id in out for a in nodes):
                     del out[name]
                     changed = True
                     break
@@ -127,7 +143,7 @@ def _replace_of(node, records):
             and all(k.arg is not None for k in node.keywords))
 
 
-class _Records(ast.NodeTransformer):
+class _Records(Transformer):
     def __init__(self, fields, values, scope):
         self.fields, self.values, self.scope = fields, values, scope
 

@@ -7,6 +7,9 @@ without jumps and one final ``return``.
 import ast
 import copy
 
+from ..core.astutil import walk
+from .traversal import statements
+
 __all__ = ["Restructure"]
 
 
@@ -24,11 +27,10 @@ def _at_level(stmts, kinds):
 
 
 def _returns_anywhere(stmts):
-    for s in stmts:
-        for n in ast.walk(s) if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
-            if isinstance(n, ast.Return):
-                return True
-    return False
+    """Is there a ``return`` in ``stmts`` (in functions nested in their statements too, but not
+    in a def or class that is one of ``stmts``)?"""
+    return any(isinstance(s, ast.Return) for s in statements(
+        [s for s in stmts if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]))
 
 
 def _mk(node, like):
@@ -143,15 +145,14 @@ class Restructure:
 
     def function_body(self, body, fn):
         body = self.loops(body)
-        if not _returns_anywhere(body) or (isinstance(body[-1], ast.Return)
-                                           and not _returns_anywhere(body[:-1])):
-            return body
+        if not _returns_anywhere(body[:-1] if body and isinstance(body[-1], ast.Return) else body):
+            return body          # no return, or only the last statement
         body, always = self.lift(body)
         if isinstance(body[-1], ast.Return):
             return body
         if not always:
             return body          # the caller reports the missing final return
-        values = [n.value for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
+        values = [n.value for s in body for n in walk(s) if isinstance(n, ast.Return)]
         sizes = {len(v.elts) if isinstance(v, ast.Tuple) else None for v in values}
         size = sizes.pop() if len(sizes) == 1 else None
         names = [self.fresh(f"result{k}") for k in range(size)] if size else [self.fresh("result")]

@@ -6,6 +6,8 @@ are marked in the core IR (core/ir.py); what each mode does with them is modes/s
 
 import ast
 
+from ..core.astutil import walk
+
 __all__ = ["METHODS", "note_assign", "check_uses", "local_call"]
 
 METHODS = {"append": "push", "pop": "pop"}    # list method -> what it does to the stack
@@ -24,8 +26,10 @@ def note_assign(norm, name, value):
 def check_uses(norm, core):
     """A stack is read only through its bound methods (else its pops would not pair up)."""
     stacks = {s for _, s in norm.stack_methods.values()}
-    through = {id(n.value) for n in ast.walk(core) if getattr(n, "_stack_method", None)}
-    for n in ast.walk(core):
+    if not stacks:
+        return                     # (most functions: no walk of the core)
+    through = {id(n.value) for n in walk(core) if getattr(n, "_stack_method", None)}
+    for n in walk(core):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in stacks and id(n) not in through:
             raise norm.error(f"the list `{n.id}` is changed through bound methods (`.append`/`.pop`) and "
                              "also read directly, which adjoin cannot differentiate", n,

@@ -16,6 +16,8 @@ Run by ``normalize`` before its own work:
 import ast
 import copy
 
+from ..core.astutil import walk
+
 __all__ = ["desugar_blocks", "comprehension_loop", "guard"]
 
 
@@ -55,7 +57,7 @@ def _mark_guarded(stmts):
     """Statements a handler watches: each is kept in generated code even when its value is unused
     (``z = {}["k"]`` raising KeyError decides which branch runs; see ``guard``)."""
     for st in stmts:
-        for n in ast.walk(st):
+        for n in walk(st):
             if isinstance(n, ast.stmt):
                 n._guarded = True
 
@@ -84,7 +86,7 @@ def _with(s, namer, handlers):
 
 
 def _rename(node, names):
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Name) and n.id in names:
             n.id = names[n.id]
     return node
@@ -100,7 +102,7 @@ def comprehension_loop(node, namer, result, kind):
     first_iter = node.generators[0].iter
     fresh = {}
     for gen in node.generators:
-        for n in ast.walk(gen.target):
+        for n in walk(gen.target):
             if isinstance(n, ast.Name) and n.id not in fresh:
                 fresh[n.id] = namer.claim(n.id)
     for gen in node.generators:

@@ -22,6 +22,7 @@ from runtime import array_extra, convolution, linalg, math_extra, math_ops as m,
 from runtime.rules import nn as nnrules, special
 from runtime.rules.registry import Alias, alias_for, lookup
 
+from .traversal import calls
 from . import tfarrays, tflinalg, tfnn, tfops
 
 __all__ = ["rewrite_tf_calls", "replacement_of"]
@@ -153,9 +154,7 @@ def replacement_of(fn):
 
 def rewrite_tf_calls(core, ctx):
     """Rewrite ``tf`` calls in ``core`` in place; reject the runtime functions not covered."""
-    for node in ast.walk(core):
-        if not isinstance(node, ast.Call):
-            continue
+    for node in calls(core):
         fn = getattr(node, "_prim", None)
         if fn is None:
             continue
