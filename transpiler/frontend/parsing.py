@@ -15,6 +15,7 @@ import textwrap
 from ..core.astutil import walk
 from ..core.errors import TranspileError, Unresolved
 from ..core.ir import MISSING
+from .source_lines import source_lines
 
 __all__ = ["Parsed", "Scope", "parse_function", "weakly", "wrt_names", "MISSING"]
 
@@ -148,13 +149,14 @@ def parse_function(fn):
     if not inspect.isfunction(fn):
         raise TypeError(f"adjoin can only differentiate Python functions, not {type(fn).__name__}")
     carried = getattr(fn, "_adjoin_source", None)    # (filename, first line, text): carried.py
+    module = None            # (source_lines may parse the lines already)
     try:
         if carried is not None:
             filename, first, text = carried
             lines = text.splitlines(True)
         else:
             filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
-            lines, first = inspect.getsourcelines(fn)
+            lines, first, module = source_lines(fn)
     except (OSError, TypeError):
         raise TranspileError(
             f"cannot read the source of {fn.__qualname__}()",
@@ -162,11 +164,9 @@ def parse_function(fn):
             "adjoin transforms source code: define the function in a file or a notebook cell, "
             "not with exec() or in the interactive prompt",
         ) from None
-    raw = "".join(lines)
-    source = textwrap.dedent(raw)
     indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
     try:
-        module = ast.parse(source)
+        module = module or ast.parse(textwrap.dedent("".join(lines)))
     except SyntaxError:
         raise TranspileError(f"cannot parse the source of {fn.__qualname__}()", filename, first, 0,
                              None, "lambdas and functions defined on one line with other code "

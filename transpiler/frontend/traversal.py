@@ -78,6 +78,7 @@ class Transformer(ast.NodeTransformer):
         return node if how is _SAME else how(self, node)
 
     def generic_visit(self, node):
+        hows = self._how
         for field in node._fields:
             try:
                 old = getattr(node, field)
@@ -96,9 +97,12 @@ class Transformer(ast.NodeTransformer):
                     new.append(value)
                 old[:] = new
             elif isinstance(old, _AST):
-                value = self.visit(old)
+                how = hows.get(old.__class__) or self._visitor(old.__class__)
+                if how is _SAME:
+                    continue
+                value = how(self, old)
                 if value is None:
                     delattr(node, field)
-                else:
+                elif value is not old:
                     setattr(node, field, value)
         return node
