@@ -22,7 +22,7 @@ from transpiler.core.context import Context
 from transpiler.frontend.normalize import normalize
 from transpiler.frontend.parsing import parse_function
 from transpiler.frontend.source_lines import source_lines
-from transpiler.frontend.traversal import Transformer, calls, statements
+from transpiler.frontend.traversal import Transformer, calls, nodes, statements
 
 
 # --- awkward layouts (their text is the test: keep it as it is) ------------------------------
@@ -185,6 +185,12 @@ def test_statements_in_ast_walk_order():
 def test_calls_in_ast_walk_order():
     tree = _tree()
     assert calls(tree) == [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+
+
+def test_nodes_in_ast_walk_order_without_contexts_and_operators():
+    tree = ast.parse(inspect.getsource(sys.modules[__name__]) + "\nfor i in x:\n    pass\n    break\n")
+    skip = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+    assert nodes(tree) == [n for n in ast.walk(tree) if not isinstance(n, skip)]
 
 
 class _Rewrites:

@@ -42,7 +42,7 @@ from .literals import container_statement, const_int, kinds, literal_seq, partia
 from .match import lower_match
 from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, raise_
 from .records import rewrite_records
-from .traversal import Transformer, statements
+from .traversal import Transformer, nodes as every_node
 
 __all__ = ["rewrite"]
 
@@ -53,7 +53,7 @@ def rewrite(body, ctx):
     body = rewrite_records(body, ctx.parsed.scope)
     body = [exprs.visit(s) for s in body]          # first literals, so the containers' kinds show
     node = ctx.parsed.node
-    nodes = list(walk(ast.FunctionDef(node.name, node.args, body, [], None)))   # (read only here)
+    nodes = every_node(ast.FunctionDef(node.name, node.args, body, [], None))   # (read only here)
     exprs.kinds, exprs.fixed = kinds(nodes)
     classes = set(map(type, nodes))
     exprs.hoists = any(issubclass(c, _MAY_HOIST) for c in classes) or ast.Call in classes and any(
@@ -90,6 +90,9 @@ class _Exprs(Transformer):
         if isinstance(f, ast.Lambda) and not node.keywords and _plain_lambda(f, len(node.args)) \
                 and all(pure_argument(a, f) for a in node.args):
             return ast.copy_location(self._apply(f, node.args), node)      # (lambda v: e)(a) -> e[v := a]
+        if not isinstance(f, (ast.Name, ast.Call)) and not (
+                isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and self.kinds.get(f.value.id) is ast.Dict):
+            return node          # (np.sin(x), a.method(): below, only builtins, partials and a dict's methods)
         pos = [a for a in node.args if not isinstance(a, ast.Starred)]
         plain = len(pos) == len(node.args)
         ordered = self._ordered(node, f, plain)

@@ -42,7 +42,8 @@ def literal_seq(node):
 def kinds(nodes):
     """(``name -> ast.List/ast.Dict`` for locals only ever assigned list/dict literals or
     comprehensions, ``name -> literal`` for those assigned once and then only read by subscript
-    or splatted: their length and keys are known).  ``nodes``: every node of the function."""
+    or splatted: their length and keys are known).  ``nodes``: the nodes of the function
+    (contexts and operators may be left out)."""
     values, other = {}, set()
     for n in nodes:             # one walk gathers everything (a walk per name is quadratic)
         cls = n.__class__

@@ -2,7 +2,7 @@
 
 ``statements``: a function's statements, nested ones included, without walking expressions.
 
-``calls``: a function's calls, without visiting the nodes that have none below them.
+``nodes``, ``calls``: a function's nodes and calls, without the nodes no pass looks at.
 
 ``Transformer``: ``ast.NodeTransformer`` with the same results at a fraction of the cost.
 
@@ -14,7 +14,7 @@ class's visitor up once and returns those nodes as they are, unless the subclass
 
 import ast
 
-__all__ = ["Transformer", "statements", "calls"]
+__all__ = ["Transformer", "statements", "nodes", "calls"]
 
 _AST = ast.AST
 _SAME = object()               # "return the node as it is"
@@ -39,22 +39,33 @@ def statements(body):
     return out
 
 
+def nodes(tree):
+    """Every node in ``tree`` in ``ast.walk``'s order, but the field-less contexts and operators
+    (``Load``, ``Add``): a third of a function's nodes, which no pass looks for."""
+    return _breadth_first(tree, _FIELDLESS)
+
+
 def calls(tree):
     """Every ``Call`` in ``tree``, in ``ast.walk``'s order (listed before any is changed)."""
+    return [n for n in _breadth_first(tree, _NO_CALLS) if n.__class__ is ast.Call]
+
+
+def _breadth_first(tree, skip):
+    """The nodes of ``tree`` (breadth first) but those of a class in ``skip`` and all below them."""
     todo = [tree]
-    for node in todo:                    # (todo grows as the walk goes: breadth first)
+    for node in todo:                    # (todo grows as the walk goes)
         for field in node._fields:
             v = getattr(node, field, None)
             if v.__class__ is list:
-                todo.extend([x for x in v if isinstance(x, _AST) and x.__class__ not in _NO_CALLS])
-            elif isinstance(v, _AST) and v.__class__ not in _NO_CALLS:
+                todo.extend([x for x in v if isinstance(x, _AST) and x.__class__ not in skip])
+            elif isinstance(v, _AST) and v.__class__ not in skip:
                 todo.append(v)
-    return [n for n in todo if n.__class__ is ast.Call]
+    return todo
 
 
-# nodes with no call below them: names, constants, and the field-less contexts and operators
-_NO_CALLS = {ast.Name, ast.Constant} | {c for c in vars(ast).values()
-                                       if isinstance(c, type) and issubclass(c, _AST) and not c._fields}
+_CONTEXTS_AND_OPERATORS = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+_FIELDLESS = {c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, _CONTEXTS_AND_OPERATORS)}
+_NO_CALLS = _FIELDLESS | {ast.Name, ast.Constant}          # (nothing below them)
 
 
 class Transformer(ast.NodeTransformer):
