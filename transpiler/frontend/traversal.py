@@ -20,6 +20,7 @@ _AST = ast.AST
 _SAME = object()               # "return the node as it is"
 _LEAVES = (ast.Name, ast.Constant)
 _CONSTANT_VISITORS = ("visit_Num", "visit_Str", "visit_Bytes", "visit_NameConstant", "visit_Ellipsis")
+_DEPRECATED_CONSTANT_VISIT = getattr(ast.NodeVisitor, "visit_Constant", None)   # (gone in Python 3.14)
 
 
 _STATEMENT_LISTS = {"body", "orelse", "finalbody", "handlers", "cases"}
@@ -77,10 +78,12 @@ class Transformer(ast.NodeTransformer):
 
     def _visitor(self, cls):
         how = getattr(type(self), "visit_" + cls.__name__, None)
-        if how is ast.NodeVisitor.visit_Constant and not any(hasattr(self, m) for m in _CONSTANT_VISITORS):
+        if how is _DEPRECATED_CONSTANT_VISIT and not any(hasattr(self, m) for m in _CONSTANT_VISITORS):
             how = None         # (NodeVisitor's own: the deprecated visit_Num etc. only)
         if how is None:
-            how = _SAME if not cls._fields or issubclass(cls, _LEAVES) else type(self).generic_visit
+            leaf = not cls._fields or issubclass(cls, _LEAVES) and not any(
+                hasattr(self, "visit_" + c) for c in ("Load", "Store", "Del"))    # (a name's only child)
+            how = _SAME if leaf else type(self).generic_visit
         self._how[cls] = how
         return how
 
