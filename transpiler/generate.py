@@ -4,6 +4,7 @@ The passes run in order (parse -> normalize -> analyze -> reverse or forward -> 
 codegen), and every intermediate AST stays on the result so each stage can be printed.
 """
 
+import gc
 import warnings
 import weakref
 
@@ -58,7 +59,21 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
 
     ``floats``: parameters known to hold Python floats, so the analysis treats them as 0-d.
-    Raises TranspileError or Unresolved."""
+    Raises TranspileError or Unresolved.
+
+    The cyclic garbage collector is paused for the outermost call (callees' transforms run
+    inside it): the passes allocate many AST nodes that all stay alive, so every collection
+    would scan a growing heap for nothing, a cost that grew faster than the function."""
+    if not gc.isenabled():
+        return _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget)
+    gc.disable()
+    try:
+        return _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget)
+    finally:
+        gc.enable()
+
+
+def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget):
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
@@ -96,10 +111,11 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
         stages[mode] = copy_ast(rev)
     opt = optimize(rev, ctx) if optimized else rev
     stages["optimized"] = opt
-    used = set(free_names(opt))
+    free = free_names(opt)
+    used = set(free)
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
-    function = sugar.guard(compile_function(opt, code, ctx), ctx)
+    function = sugar.guard(compile_function(opt, code, ctx, free), ctx)
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
     return gen

@@ -26,7 +26,7 @@ __all__ = ["Available"]
 def _assigned(stmt):
     """Names a statement binds, nested blocks included."""
     out = set()
-    for n in ast.walk(stmt):
+    for n in walk(stmt):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             out.add(n.id)
         elif isinstance(n, (ast.For,)) and isinstance(n.target, ast.Name):
@@ -90,12 +90,30 @@ class Available:
         return _Sub(self, at, resolve).visit(node)
 
 
-class _Sub(ast.NodeTransformer):
+class _Sub:
+    """The rewrite of ``substitute``: children first, then the call itself (what an
+    ``ast.NodeTransformer`` with only ``visit_Call`` does, without its generic dispatch: it
+    runs on every rule expression the reverse pass inlines)."""
+
     def __init__(self, available, at, resolve):
         self.available, self.at, self.resolve = available, at, resolve
 
+    def visit(self, node, _AST=ast.AST, _list=list, _Call=ast.Call):
+        for name in node._fields:
+            v = getattr(node, name, None)
+            if v.__class__ is _list:
+                for i, x in enumerate(v):
+                    if isinstance(x, _AST) and x._fields:
+                        new = self.visit(x)
+                        if new is not x:
+                            v[i] = new
+            elif isinstance(v, _AST) and v._fields:
+                new = self.visit(v)
+                if new is not v:
+                    setattr(node, name, new)
+        return self.visit_Call(node) if node.__class__ is _Call else node
+
     def visit_Call(self, call):
-        self.generic_visit(call)
         if call.keywords or not all(isinstance(a, (ast.Name, ast.Constant)) for a in call.args):
             return call
         fn = self.resolve(call.func)
@@ -103,9 +121,6 @@ class _Sub(ast.NodeTransformer):
             return call
         name = self.available.lookup(fn, call.args, self.at)
         return call if name is None else ast.copy_location(ast.Name(name, ast.Load()), call)
-
-
-
 
 
 _CHEAP = (ast.Add, ast.Sub, ast.Mult)

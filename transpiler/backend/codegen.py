@@ -105,11 +105,12 @@ def free_names(fn_node):
     return out
 
 
-def compile_function(fn_node, source, ctx):
-    """Compile the generated ``source`` in the user's globals plus injected/closure names."""
+def compile_function(fn_node, source, ctx, free=None):
+    """Compile the generated ``source`` in the user's globals plus injected/closure names;
+    ``free``: ``free_names(fn_node)`` when the caller has it already."""
     extra = dict(ctx.injected)
     closure = ctx.parsed.scope.closure
-    for name in free_names(fn_node):
+    for name in free_names(fn_node) if free is None else free:
         if name in closure and name not in extra:
             extra[name] = closure[name]
     names = sorted(extra)
