@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from ..core.astutil import walk
+from ..core.astutil import collect
 from ..core.errors import TranspileError
 from ..core.ir import COMMENT
 
@@ -85,6 +85,9 @@ def _unparse_by_statement(node):
 _COUNTER = [0]
 
 
+_NAMES = {ast.Name: 0}
+
+
 def free_names(fn_node):
     """Names the generated function reads but never binds."""
     if isinstance(fn_node, ast.ClassDef):           # a helper class (the Grads cotangent)
@@ -95,12 +98,11 @@ def free_names(fn_node):
         if extra is not None:
             bound.add(extra.arg)
     loads = {}                          # an ordered set: first read first
-    for n in walk(fn_node):
-        if n.__class__ is ast.Name:
-            if n.ctx.__class__ is ast.Store:
-                bound.add(n.id)
-            elif n.ctx.__class__ is ast.Load:
-                loads[n.id] = None
+    for n in collect(fn_node, _NAMES)[0]:
+        if n.ctx.__class__ is ast.Store:
+            bound.add(n.id)
+        elif n.ctx.__class__ is ast.Load:
+            loads[n.id] = None
     out = [name for name in loads if name not in bound]
     return out
 

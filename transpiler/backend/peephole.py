@@ -18,7 +18,7 @@ import ast
 from runtime.rules.containers import setitem
 from runtime.rules.inplace import add_at, set_at
 
-from ..core.astutil import walk
+from ..core.astutil import collect, statements, walk
 
 __all__ = ["tidy", "writes_in_place"]
 
@@ -220,30 +220,30 @@ def _self_write(node, is_setitem):
         and v.args[0].id == node.targets[0].id and is_setitem(v.func)
 
 
+_TIDY = {ast.Name: 0, ast.BinOp: 1, ast.For: 2, ast.While: 2, ast.If: 2, ast.Assign: 3}
+
+
 def tidy(fn, resolve):
     """Apply the rewrites to every block of the generated FunctionDef ``fn`` (in place);
     ``resolve`` maps a function expression of the generated code to its object.  One walk
     finds what each rewrite could apply to; a rewrite with nothing to do costs nothing."""
     def is_add_at(func):
         return resolve(func) is add_at
-    blocks, binops, loads_total = [fn.body], [], {}
+    blocks, loads_total = [fn.body], {}
+    names, binops, compound, assigns = collect(fn, _TIDY)
+    for n in names:
+        if n.ctx.__class__ is ast.Load:
+            loads_total[n.id] = loads_total.get(n.id, 0) + 1
+    for n in compound:
+        blocks.append(n.body)
+        if n.orelse:
+            blocks.append(n.orelse)
     copies = negations = calls = False
-    for n in walk(fn):
-        cls = n.__class__
-        if cls is ast.Name:
-            if n.ctx.__class__ is ast.Load:
-                loads_total[n.id] = loads_total.get(n.id, 0) + 1
-        elif cls is ast.BinOp:
-            binops.append(n)
-        elif cls in (ast.For, ast.While, ast.If):
-            blocks.append(n.body)
-            if n.orelse:
-                blocks.append(n.orelse)
-        elif cls is ast.Assign:
-            v = n.value
-            copies = copies or v.__class__ is ast.Name
-            negations = negations or (v.__class__ is ast.UnaryOp and v.op.__class__ is ast.USub)
-            calls = calls or (v.__class__ is ast.Call and len(v.args) == 4)
+    for n in assigns:
+        v = n.value
+        copies = copies or v.__class__ is ast.Name
+        negations = negations or (v.__class__ is ast.UnaryOp and v.op.__class__ is ast.USub)
+        calls = calls or (v.__class__ is ast.Call and len(v.args) == 4)
     for block in blocks:
         if copies:
             _drop_copy_back(block)
@@ -262,7 +262,7 @@ def writes_in_place(fn, resolve, ref):
     def is_setitem(func):
         return resolve(func) is setitem
     loops, writes = [], []
-    for n in walk(fn):
+    for n in statements(fn):
         if isinstance(n, (ast.For, ast.While)):
             loops.append(n)
         elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and len(n.value.args) == 3:

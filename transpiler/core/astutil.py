@@ -10,7 +10,7 @@ are shared too: Python's own parser shares them.
 
 import ast
 
-__all__ = ["copy_ast", "walk", "fix_locations", "variable_names"]
+__all__ = ["copy_ast", "walk", "collect", "statements", "fix_locations", "variable_names"]
 
 
 def copy_ast(node, _AST=ast.AST, _list=list):
@@ -47,6 +47,51 @@ def walk(node, _AST=ast.AST, _list=list):
             elif isinstance(v, _AST):
                 push(v)
         yield node
+
+
+def collect(node, buckets, _AST=ast.AST, _list=list, _leaves=(ast.Name, ast.Constant)):
+    """The nodes under ``node`` (``node`` too) of the classes ``buckets`` maps to an index:
+    a list per index, each in ``walk``'s order.  One pass that skips what cannot matter
+    (a name's or a constant's insides, ``Load``, ``Add``), for passes that look for a few
+    kinds of node in a whole generated function."""
+    out = [[] for _ in range(max(buckets.values()) + 1)]
+    todo = [node]
+    append = todo.append
+    get = buckets.get
+    for n in todo:
+        cls = n.__class__
+        k = get(cls)
+        if k is not None:
+            out[k].append(n)
+        if cls in _leaves:
+            continue
+        for name in cls._fields:
+            v = getattr(n, name, None)
+            if v.__class__ is _list:
+                for x in v:
+                    if isinstance(x, _AST) and (x._fields or x.__class__ in buckets):
+                        append(x)
+            elif isinstance(v, _AST) and (v._fields or v.__class__ in buckets):
+                append(v)
+    return out
+
+
+_BLOCK_ITEMS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def statements(node):
+    """The statements under ``node`` (``node`` itself too), in ``walk``'s order, without visiting
+    a single expression: a pass that looks only at statements need not walk every name."""
+    todo = [node]
+    append = todo.append
+    for n in todo:
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if v.__class__ is list:
+                for x in v:
+                    if isinstance(x, _BLOCK_ITEMS):
+                        append(x)
+    return [n for n in todo if isinstance(n, ast.stmt)]
 
 
 def fix_locations(node):
