@@ -95,7 +95,7 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     else:
         name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
         seed = ctx.namer.claim("bout")
-        rev = reverse(ctx, core, info, names, preserve_result, name, seed, memory_budget)
+        rev = reverse(ctx, core, info, names, preserve_result, name, seed, memory_budget, located=not optimized)
     specialised = 0
     if (pyfloats or elements) and mode == "reverse":   # Python floats: math instead of numpy (modes/floats.py)
         nums = _floats.pynums(core, pyfloats, list(walk_assigns(core.body)), info.ops, range_targets(core.body),
