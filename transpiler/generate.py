@@ -109,9 +109,10 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
                                                memory_budget).node)
     else:
         stages[mode] = copy_ast(rev)
-    opt = optimize(rev, ctx) if optimized else rev
+    name_nodes = [] if optimized else None          # found by optimize's last walk
+    opt = optimize(rev, ctx, name_nodes) if optimized else rev
     stages["optimized"] = opt
-    free = free_names(opt)
+    free = free_names(opt, name_nodes)
     used = set(free)
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)

@@ -88,8 +88,9 @@ _COUNTER = [0]
 _NAMES = {ast.Name: 0}
 
 
-def free_names(fn_node):
-    """Names the generated function reads but never binds."""
+def free_names(fn_node, names=None):
+    """Names the generated function reads but never binds; ``names``: its ``Name`` nodes in
+    ``walk``'s order, when the caller has them already (optimize)."""
     if isinstance(fn_node, ast.ClassDef):           # a helper class (the Grads cotangent)
         return [n for m in fn_node.body if isinstance(m, ast.FunctionDef) for n in free_names(m)] + \
                [n.id for b in fn_node.bases for n in ast.walk(b) if isinstance(n, ast.Name)]
@@ -98,7 +99,7 @@ def free_names(fn_node):
         if extra is not None:
             bound.add(extra.arg)
     loads = {}                          # an ordered set: first read first
-    for n in collect(fn_node, _NAMES)[0]:
+    for n in collect(fn_node, _NAMES)[0] if names is None else names:
         if n.ctx.__class__ is ast.Store:
             bound.add(n.id)
         elif n.ctx.__class__ is ast.Load:

@@ -388,8 +388,9 @@ def _as_ifexp(body):
     return out
 
 
-def optimize(fn, ctx):
-    """Simplify the generated FunctionDef ``fn`` in place and return it."""
+def optimize(fn, ctx, names=None):
+    """Simplify the generated FunctionDef ``fn`` in place and return it (located).  ``names``:
+    a list that receives the result's ``Name`` nodes (``fix_locations``)."""
     resolve = ctx.resolve
     fn = _Fold(resolve).visit(fn)
     arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
@@ -408,4 +409,4 @@ def optimize(fn, ctx):
         if not getattr(ctx, "handlers", None):       # a handler's try must see the same errors
             inline.inline_temporaries(fn, resolve)
         release.release_dead(fn)
-    return fix_locations(fn)
+    return fix_locations(fn, names)

@@ -94,14 +94,19 @@ def statements(node):
     return [n for n in todo if isinstance(n, ast.stmt)]
 
 
-def fix_locations(node):
+def fix_locations(node, names=None, _AST=ast.AST, _list=list, _Name=ast.Name):
     """``ast.fix_missing_locations`` without recursion: a node without a location takes its
-    parent's (the same result, for the generated functions the transformer builds)."""
+    parent's (the same result, for the generated functions the transformer builds).
+
+    ``names``: a list to which the ``Name`` nodes are appended in ``walk``'s order, for a
+    caller that needs them next (codegen.free_names) and so saves another walk."""
     todo = [(node, 1, 0, 1, 0)]
-    pop, push = todo.pop, todo.append
-    while todo:
-        n, lineno, col, end_lineno, end_col = pop()
-        if "lineno" in n._attributes:
+    push = todo.append
+    for n, lineno, col, end_lineno, end_col in todo:      # breadth first, as walk
+        cls = n.__class__
+        if names is not None and cls is _Name:
+            names.append(n)
+        if "lineno" in cls._attributes:
             v = getattr(n, "lineno", None)
             if v is None:
                 n.lineno = lineno
@@ -122,13 +127,13 @@ def fix_locations(node):
                 n.end_col_offset = end_col
             else:
                 end_col = v
-        for name in n._fields:
+        for name in cls._fields:
             v = getattr(n, name, None)
-            if v.__class__ is list:
-                for x in reversed(v):
-                    if isinstance(x, ast.AST):
+            if v.__class__ is _list:
+                for x in v:
+                    if isinstance(x, _AST):
                         push((x, lineno, col, end_lineno, end_col))
-            elif isinstance(v, ast.AST):
+            elif isinstance(v, _AST):
                 push((v, lineno, col, end_lineno, end_col))
     return node
 
