@@ -15,6 +15,7 @@ import numpy as np
 from runtime.rules import registry
 
 from . import inline, peephole, release, shapes
+from .index import NodeIndex
 from ..core.astutil import fix_locations, walk
 from ..core.ir import COMMENT
 
@@ -123,63 +124,6 @@ class _Fold:
             except Exception:
                 pass
         return node
-
-
-class _Index:
-    """The ``Name`` and ``Call`` nodes under a node, found by one walk per statement and kept.
-
-    Copy propagation, local copy propagation and dead code elimination each ask every
-    statement which names it reads and binds; a fresh walk per question made them the
-    transformation's dearest passes.  The lists stay right while those passes run: they
-    rename names in place (the same Name nodes), delete whole statements, and replace the
-    blocks of compound statements -- whose lists are therefore never kept but made from
-    their header and their statements' lists each time."""
-
-    _BLOCKS = ("body", "orelse", "finalbody", "handlers")
-
-    def __init__(self):
-        self._memo = {}
-
-    def _parts(self, node):
-        got = self._memo.get(id(node))
-        if got is not None:
-            return got
-        names, calls = [], []
-        compound = False
-        todo = [node]
-        for n in todo:
-            cls = n.__class__
-            if cls is ast.Name:
-                names.append(n)
-                continue
-            if cls is ast.Call:
-                calls.append(n)
-            for field in cls._fields:
-                v = getattr(n, field, None)
-                if v.__class__ is list:
-                    if field in self._BLOCKS and v and isinstance(v[0], (ast.stmt, ast.excepthandler)):
-                        compound = True
-                        for x in v:
-                            more = self._parts(x)
-                            names.extend(more[1])
-                            calls.extend(more[2])
-                        continue
-                    todo.extend([x for x in v if isinstance(x, ast.AST) and x._fields])
-                elif isinstance(v, ast.AST) and v._fields:
-                    todo.append(v)
-        got = (node, names, calls)
-        if not compound:                  # the node itself keeps its id alive while memoized
-            self._memo[id(node)] = got
-        return got
-
-    def names(self, node):
-        return self._parts(node)[1]
-
-    def calls(self, node):
-        return self._parts(node)[2]
-
-    def reads(self, node):
-        return {n.id for n in self._parts(node)[1] if isinstance(n.ctx, ast.Load)}
 
 
 def _is_comment(s):
@@ -396,9 +340,9 @@ def optimize(fn, ctx, names=None):
     arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
     if arrays:
         shapes.specialise(fn, ctx, arrays, getattr(ctx, "shapes_from", ()))
-    peephole.tidy(fn, resolve)
+    index = NodeIndex()          # built by tidy, kept by the passes up to dead code elimination
+    peephole.tidy(fn, resolve, index)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-    index = _Index()
     _propagate_copies(fn.body, params, index)
     _propagate_local(fn, params, index)
     _dce(fn.body, set(), resolve, index)
