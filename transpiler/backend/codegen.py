@@ -89,8 +89,8 @@ _NAMES = {ast.Name: 0}
 
 
 def free_names(fn_node, names=None):
-    """Names the generated function reads but never binds; ``names``: its ``Name`` nodes in
-    ``walk``'s order, when the caller has them already (optimize)."""
+    """Names the generated function reads but never binds, first read first; ``names``: its
+    ``Name`` nodes when the caller has them already (optimize), in the order to give them."""
     if isinstance(fn_node, ast.ClassDef):           # a helper class (the Grads cotangent)
         return [n for m in fn_node.body if isinstance(m, ast.FunctionDef) for n in free_names(m)] + \
                [n.id for b in fn_node.bases for n in ast.walk(b) if isinstance(n, ast.Name)]
