@@ -35,8 +35,26 @@ except ImportError:  # pragma: no cover - astor is a dependency, but degrade gra
 __all__ = ["to_source", "compile_function", "module_source", "standalone_module"]
 
 
+if astor is not None:
+    class _Generator(astor.code_gen.SourceGenerator):
+        """astor's printer with its visitor method found once per node class (astor builds the
+        method's name and looks it up for every node: a tenth of printing a generated function)."""
+
+        _visitors = {}
+
+        def visit(self, node):
+            cls = node.__class__
+            method = self._visitors.get(cls)
+            if method is None:
+                method = getattr(type(self), "visit_" + cls.__name__, None)
+                if method is None:
+                    raise AttributeError(f"No defined handler for node of type {cls.__name__}")
+                self._visitors[cls] = method
+            return method(self, node)
+
+
 def _astor(node):
-    return astor.to_source(node, pretty_source=lambda parts: "".join(parts))
+    return astor.to_source(node, pretty_source="".join, source_generator_class=_Generator)
 
 
 def to_source(node):
