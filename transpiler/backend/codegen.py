@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from ..core.astutil import collect
+from ..core.astutil import collect, statements
 from ..core.errors import TranspileError
 from ..core.ir import COMMENT
 
@@ -57,17 +57,44 @@ def _astor(node):
     return astor.to_source(node, pretty_source="".join, source_generator_class=_Generator)
 
 
+def _comments(node):
+    """The comment statements under ``node``: (statement, its text)."""
+    return [(s, s.value.value) for s in statements(node) if s.__class__ is ast.Expr
+            and s.value.__class__ is ast.Constant and s.value.value.__class__ is str
+            and s.value.value.startswith(COMMENT)]
+
+
 def to_source(node):
-    """Python source for ``node`` (a FunctionDef or Module), with comment markers as comments."""
+    """Python source for ``node`` (a FunctionDef or Module), with comment markers as comments.
+
+    While it is printed, each comment statement holds a placeholder name instead of its
+    string: a NUL character and the comment's number (no line of source can hold a NUL).
+    The printer spends on a name a fraction of what it spends on a string, and the text is
+    put back by number (the string would have been printed as its repr, on one line, and
+    read back)."""
+    comments = _comments(node)
+    saved = [s.value for s, _ in comments]
+    for k, (s, _) in enumerate(comments):
+        s.value = ast.Name(f"\0{k}", ast.Load())
     try:
-        if astor is None:
-            raise RuntimeError
-        text = _astor(node)
-    except Exception:
-        text = _unparse_by_statement(node)
+        try:
+            if astor is None:
+                raise RuntimeError
+            text = _astor(node)
+        except Exception:
+            text = _unparse_by_statement(node)
+    finally:
+        for (s, _), value in zip(comments, saved):
+            if hasattr(s.value, "_pp"):
+                value._pp = s.value._pp            # as astor leaves it
+            s.value = value
     lines = []
     for line in text.splitlines():
         stripped = line.strip()
+        if stripped[:1] == "\0":
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(indent + "# " + comments[int(stripped[1:])][1][len(COMMENT):])
+            continue
         if stripped[:1] in "'\"" and COMMENT[1:] in stripped:
             try:
                 value = ast.literal_eval(stripped)
