@@ -72,7 +72,7 @@ SAMPLES = {
     # einsum's VJP rules have rules of their own (second order in the transpiler): linear in the
     # cotangent (argument 0) and in every other operand (arguments 3...)
     P.einsum_vjp_0: _single(R.standard_normal((3, 2)), None, "ij,jk->ik", SQ[0], B, argnums=(0, 4)),
-    P.einsum_vjp_1: _single(R.standard_normal(3), None, "ij,jk->j", SQ[0], B, argnums=(0, 3)),
+    P.einsum_vjp_1: _single(R.standard_normal(3), None, "ij,jj->j", SQ[0], SQ[1], argnums=(0, 3)),   # a diagonal
     P.einsum_vjp_2: _single(R.standard_normal(3), None, "ij,jk,k->i", SQ[0], B, V4[:2], argnums=(0, 3, 4)),
     P.einsum_vjp_3: _single(R.standard_normal(()), None, "i,ij,jk,k->", V4[:3], SQ[1], B, V4[2:],
                             argnums=(0, 3, 4, 5)),

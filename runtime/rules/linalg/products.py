@@ -52,7 +52,8 @@ define(np.diagonal, vjp=(diagonal_vjp,), jvp=(diagonal_jvp,))
 # Each operand's gradient is another einsum: the output gradient contracted with the other
 # operands onto the operand's own subscripts.  Letters that occur only in that operand were
 # summed away, so the gradient is broadcast along them.  Ellipses are spelled out with unused
-# letters first.  Repeated letters within one operand (diagonals) are not supported.
+# letters first.  A letter repeated within one operand (a diagonal or trace) gets an identity
+# matrix per repeat (diagonal_letters).
 
 def einsum_parse(subscripts, shapes):
     """(input subscripts, output subscripts) with '...' replaced by explicit letters."""
@@ -86,19 +87,34 @@ def einsum_parse(subscripts, shapes):
 def einsum_operand_vjp(k, g, subscripts, operands):
     """The gradient of ``np.einsum(subscripts, *operands)`` for operand ``k``."""
     ins, out = einsum_parse(subscripts, [shape_of(o) for o in operands])
-    target = ins[k]
-    if len(set(target)) != len(target):
-        raise NotImplementedError(f"einsum gradient for repeated subscripts {target!r} (a diagonal)")
-    others = [o for j, o in enumerate(operands) if j != k]
-    other_subs = [s for j, s in enumerate(ins) if j != k]
+    shape = shape_of(operands[k])
+    target, deltas = diagonal_letters(ins[k], shape, set("".join(ins)) | set(out), dtype_of(g))
+    others = [o for j, o in enumerate(operands) if j != k] + [d for _, d in deltas]
+    other_subs = [s for j, s in enumerate(ins) if j != k] + [s for s, _ in deltas]
     present = set(out).union(*[set(s) for s in other_subs])
     kept = "".join(c for c in target if c in present)
     r = np.einsum(",".join([out] + other_subs) + "->" + kept, g, *others)
-    shape = shape_of(operands[k])
     if kept != target:
         r = np.reshape(r, tuple(shape[i] if c in present else 1 for i, c in enumerate(target)))
         r = np.broadcast_to(r, shape)
     return unbroadcast(r, operands[k])
+
+
+def diagonal_letters(subs, shape, used, dtype):
+    """An operand's subscripts with each repeat of a letter renamed, and the identity matrices
+    that tie the renamed letters back: 'ii' -> ('iA', [('iA', eye)]).  The gradient of a
+    diagonal is zero off it, so the operand's gradient is the einsum onto the renamed letters
+    with the identities as extra operands (still an einsum without repeats: second order too)."""
+    spare = (c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in used)
+    seen, renamed, deltas = set(), [], []
+    for c, n in zip(subs, shape):
+        if c in seen:
+            fresh = next(spare)
+            deltas.append((c + fresh, np.eye(n, dtype=dtype)))
+            c = fresh
+        seen.add(c)
+        renamed.append(c)
+    return "".join(renamed), deltas
 
 
 def einsum_vjp_0(g, ans, subscripts, *operands, **kwargs):
