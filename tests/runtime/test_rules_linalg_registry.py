@@ -55,7 +55,10 @@ SAMPLES = {
     np.linalg.qr: _tuple(TALL, picks=(0, 1)), L.qr_packed: _single(TALL),
     np.linalg.norm: _single(TALL, ord="nuc"), np.linalg.matrix_norm: _single(TALL, ord=2),
     np.linalg.vector_norm: _single(TALL, ord=3, axis=0),
-    np.linalg.matrix_power: _single(SQ, 3), np.linalg.multi_dot: None,   # a list argument: test_multi_dot
+    np.linalg.matrix_power: _single(SQ, 3),
+    # a list argument: test_rules_linalg.py's test_multi_dot, test_multi_dot_vjp_rules and
+    # test_multi_dot_second_order_in_both_halves
+    np.linalg.multi_dot: None, L.multi_dot_vjp: None,
     np.linalg.matmul: _single(TALL, B, argnums=(0, 1)), np.linalg.outer: _single(V4, B[:, 0], argnums=(0, 1)),
     np.linalg.vecdot: _single(TALL, TALL ** 2, argnums=(0, 1)),
     np.linalg.cross: _single(TALL[:, :3], V4[:3], argnums=(0, 1)),

@@ -5,7 +5,7 @@ import linecache
 import numpy as np
 
 from ..registry import define
-from ..support import dtype_of, scatter_add, shape_of, unbroadcast
+from ..support import dtype_of, item_array, items_like, scatter_add, shape_of, unbroadcast
 from .matrix import T, as_matrix_scalar
 
 
@@ -256,3 +256,39 @@ def multi_dot_jvp(t, ans, arrays, out=None):
 
 
 define(np.linalg.multi_dot, vjp=(multi_dot_vjp,), jvp=(multi_dot_jvp,))
+
+
+# Rules for multi_dot_vjp (second order: hvp, grad of grad, nested tapes).  multi_dot_vjp(g; M) is
+# linear in g, and its item i, L_i^T g R_i^T, is linear in each M_j (j != i).  Its adjoint in g
+# takes the items' cotangents H to sum_i L_i H_i R_i, multi_dot's own tangent; in the matrices,
+# <H, multi_dot_vjp(g; M)> = <g, sum_i multi_dot(M with H_i at i)> gives cross_terms below, and the
+# tangent along matrices T is the same sum with T in place of H.
+
+def cross_terms(g, xs, arrays):
+    """Item a: the sum over b != a of multi_dot_vjp(g; arrays with xs[b] at b)[a]."""
+    out = [0] * len(arrays)
+    for b in range(len(arrays)):
+        parts = multi_dot_vjp(g, None, with_operand(arrays, b, xs[b]))
+        out = [o if a == b else o + p for a, (o, p) in enumerate(zip(out, parts))]
+    return tuple(out)
+
+
+def multi_dot_vjp_vjp_g(h, res, g, ans, arrays, out=None):
+    return multi_dot_jvp(items_like(h, arrays), g, arrays)
+
+
+def multi_dot_vjp_vjp_arrays(h, res, g, ans, arrays, out=None):
+    return cross_terms(g, items_like(h, arrays), arrays)
+
+
+# the tangents of a tuple are item_arrays: the two terms add item by item (tuples would concatenate)
+def multi_dot_vjp_jvp_g(t, res, g, ans, arrays, out=None):
+    return item_array(multi_dot_vjp(t, ans, arrays))
+
+
+def multi_dot_vjp_jvp_arrays(t, res, g, ans, arrays, out=None):
+    return item_array(cross_terms(g, t, arrays))
+
+
+define(multi_dot_vjp, vjp=(multi_dot_vjp_vjp_g, None, multi_dot_vjp_vjp_arrays),
+       jvp=(multi_dot_vjp_jvp_g, None, multi_dot_vjp_jvp_arrays))
