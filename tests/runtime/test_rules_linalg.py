@@ -218,6 +218,30 @@ def test_multi_dot_vjp_rules(k, vec_first, vec_last, seed):
         assert_close(along_arrays[i], want, what=f"jvp in the matrices, item {i}")
 
 
+
+CONTRACTIONS = [   # (subscripts, meta, shapes of args): every target kind, substitutions, a diagonal
+    ("ij,jk->ik", (0, None, ()), [(2, 3), (3, 2)]),
+    ("ij,jk->ik", (1, None, ((1, 0),)), [(3, 2), (2, 3), (3, 2)]),
+    ("ij,jk->ik", (1, ("adjoint", 0, 0), ()), [(2, 2), (2, 3), (3, 2)]),
+    ("ii,ij->j", (2, ("adjoint", 0, 1), ((1, 0),)), [(3, 2), (2,), (3, 3), (3, 2)]),
+    ("ij,j,jk->k", (2, ("adjoint", 2, 0), ((0, 1),)), [(2,), (4, 3), (4, 3), (3,), (3, 2)]),
+    ("ij,jk->ik", (0, ("zeros", 1), ()), [(2, 3), (3, 2)]),
+    ("ij,jk->ik", (1, ("times_zero", (0, None, ())), ()), [(2, 3), (2, 3), (3, 2)]),
+]
+
+
+@pytest.mark.parametrize("subscripts, meta, shapes", CONTRACTIONS, ids=[str(c[1]) for c in CONTRACTIONS])
+def test_contraction_rules(subscripts, meta, shapes):
+    """contraction's rules for every array argument (vjp_meta/jvp_meta's bookkeeping) against finite
+    differences of contraction; the registry sample and the third-order tests run them again."""
+    from runtime.rules.linalg.einsum_higher import contraction
+    rng = np.random.default_rng(24)
+    args = [subscripts, meta] + [rng.standard_normal(s) for s in shapes]
+    for p in range(2, len(args)):
+        check_vjp(contraction, args, p, rng=rng)
+        check_jvp(contraction, args, p, rng=rng)
+
+
 W3 = np.random.default_rng(23).standard_normal(3)
 
 

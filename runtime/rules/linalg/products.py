@@ -1,7 +1,5 @@
 """Rules for contractions over matrices: ``trace``, ``diagonal``, ``einsum`` and ``np.linalg.multi_dot``."""
 
-import linecache
-
 import numpy as np
 
 from ..registry import define
@@ -161,52 +159,7 @@ define(
 )
 
 
-# Rules for the VJP rules, so generated gradients that call einsum_vjp_k can be differentiated
-# again (hvp, grad of grad).  einsum_vjp_k(g, ans, subscripts, *operands) is linear in g and in
-# every operand j != k, and reads operand k's shape only.  As the adjoint of
-# t -> einsum(operands with t at k), its own adjoint in g is that einsum; and
-# <h, einsum_vjp_k(g; operands)> = <g, einsum(operands with h at k)>, so its gradient in operand
-# j is einsum_vjp_j(g; operands with h at k).  Written out per (k, j) from one template.
-
-def with_operand(operands, j, value):
-    """``operands`` with item ``j`` replaced by ``value``."""
-    return [value if i == j else o for i, o in enumerate(operands)]
-
-
-_VJP_G = """
-def einsum_vjp_{k}_jvp_g(t, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_vjp({k}, t, subscripts, operands)
-
-
-def einsum_vjp_{k}_vjp_g(h, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_jvp({k}, h, subscripts, operands)
-"""
-
-_VJP_OPERAND = """
-def einsum_vjp_{k}_jvp_{j}(t, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_vjp({k}, g, subscripts, with_operand(operands, {j}, t))
-
-
-def einsum_vjp_{k}_vjp_{j}(h, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_vjp({j}, g, subscripts, with_operand(operands, {k}, h))
-"""
-
-
-def _einsum_second_order(count=4):
-    names = dict(globals())
-    for k in range(count):
-        source = _VJP_G.format(k=k) + "".join(_VJP_OPERAND.format(k=k, j=j) for j in range(count) if j != k)
-        filename = f"<adjoin rules for einsum_vjp_{k}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        exec(compile(source, filename, "exec"), names)
-        slot = lambda kind, j: None if j == k else names[f"einsum_vjp_{k}_{kind}_{j}"]  # noqa: E731
-        vjps = [names[f"einsum_vjp_{k}_vjp_g"], None, None] + [slot("vjp", j) for j in range(count)]
-        jvps = [names[f"einsum_vjp_{k}_jvp_g"], None, None] + [slot("jvp", j) for j in range(count)]
-        define(names[f"einsum_vjp_{k}"], vjp=vjps, jvp=jvps)
-    globals().update({n: v for n, v in names.items() if n.startswith("einsum_vjp_")})
-
-
-_einsum_second_order()
+# einsum_vjp_k's own rules (second order and beyond) are in einsum_higher.py.
 
 
 # --- multi_dot: the i-th gradient is (M_0...M_{i-1})^T g (M_{i+1}...M_last)^T ------------------------
@@ -263,6 +216,11 @@ define(np.linalg.multi_dot, vjp=(multi_dot_vjp,), jvp=(multi_dot_jvp,))
 # takes the items' cotangents H to sum_i L_i H_i R_i, multi_dot's own tangent; in the matrices,
 # <H, multi_dot_vjp(g; M)> = <g, sum_i multi_dot(M with H_i at i)> gives cross_terms below, and the
 # tangent along matrices T is the same sum with T in place of H.
+
+def with_operand(operands, j, value):
+    """``operands`` with item ``j`` replaced by ``value``."""
+    return [value if i == j else o for i, o in enumerate(operands)]
+
 
 def cross_terms(g, xs, arrays):
     """Item a: the sum over b != a of multi_dot_vjp(g; arrays with xs[b] at b)[a]."""
