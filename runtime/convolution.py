@@ -12,7 +12,8 @@ from .math_ops import _t
 from .rules import conv as _conv
 from .tensor import apply
 
-__all__ = ["conv2d", "depthwise_conv2d", "separable_conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool", "conv1d", "max_pool1d", "avg_pool1d"]
+__all__ = ["conv2d", "depthwise_conv2d", "separable_conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool",
+           "conv1d", "max_pool1d", "avg_pool1d"]
 
 
 def _pair(value, what, op, default=1):
