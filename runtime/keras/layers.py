@@ -7,6 +7,7 @@ and functional models learn their output shapes.
 """
 
 import inspect
+import operator
 
 import numpy as np
 
@@ -126,16 +127,16 @@ class Layer:
     # --- tracking ----------------------------------------------------------------------
     def _sublayers(self):
         """Directly tracked child layers, in attribute-assignment order (cached until an
-        attribute holding a layer, variable or container changes, or a tracked container grows)."""
+        attribute holding a layer, variable or container changes, or a tracked container's items do)."""
         return list(Layer._tracking(self)[0])
 
     def _tracking(self):
         """(layers, variables, containers) found in the attributes, cached (see ``_sublayers``)."""
         cache = self.__dict__.get("_keras_cache")
         if cache is not None:
-            for c, n in cache[2]:
-                if len(c) != n:
-                    break
+            for c, items in cache[2]:
+                if len(c) != len(items) or not all(map(operator.is_, c.values() if isinstance(c, dict) else c, items)):
+                    break       # grown, shrunk or an item replaced (self.blocks[0] = Dense(...))
             else:
                 return cache
         layers, variables, containers = [], [], []
@@ -151,8 +152,8 @@ class Layer:
                     seen.add(id(v))
                     variables.append(v)
             elif isinstance(v, (list, tuple, dict)) and depth < 3:
-                if not isinstance(v, tuple):    # a tuple cannot grow: nothing to check later
-                    containers.append((v, len(v)))
+                if not isinstance(v, tuple):    # a tuple cannot change: nothing to check later
+                    containers.append((v, tuple(v.values() if isinstance(v, dict) else v)))
                 for e in (v.values() if isinstance(v, dict) else v):
                     visit(e, depth + 1)
 

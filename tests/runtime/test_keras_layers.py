@@ -245,6 +245,17 @@ def test_variables_follow_every_change_after_being_read():
     del b.v
     b.inner = layers.Dense(4)                            # replaced, not built yet
     assert ids(b.variables) == ids([scale] + extra)
+    swapped = layers.Dense(1)
+    swapped(np.ones((1, 2)))
+    b.extra[0] = swapped                                 # an item replaced: the list keeps its length
+    extra = [swapped.kernel, swapped.bias]
+    assert ids(b.variables) == ids([scale] + extra)
+    b.table = {"a": layers.Dense(1)}
+    b.table["a"](np.ones((1, 2)))
+    assert ids(b.variables) == ids([scale] + extra + [b.table["a"].kernel, b.table["a"].bias])
+    b.table["a"] = swapped                               # a dict value replaced: seen once
+    assert ids(b.variables) == ids([scale] + extra)
+    del b.table
     listed = b.variables
     listed.clear()                                       # the caller's own list
     assert ids(b.variables) == ids([scale] + extra)
