@@ -8,7 +8,7 @@ output, so they must depend on numpy alone.
 
 import numpy as np
 
-from .registry import define, primitive
+from .registry import define, nondifferentiable, primitive
 
 
 def shape_of(x):
@@ -154,7 +154,20 @@ def _is_array_items(x):
 
 
 def scatter_add_vjp(g, ans, gin, x, idx):
-    return g[idx]
+    return g[slot_of(x, idx)]
+
+
+def slot_of(x, idx):
+    """The slot ``scatter_add(g, x, idx)`` fills: a negative index of a list or tuple counted from
+    the end of ``x`` itself, not from the end of a cotangent read at it (that of a list grown
+    after the read is longer: ``l = a + b; l.append(v); l[-1]`` differentiated twice)."""
+    if isinstance(x, (list, tuple)) and isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) \
+            and idx < 0:
+        return int(idx) + len(x)
+    return idx
+
+
+nondifferentiable(slot_of)
 
 
 def scatter_add_jvp(t, ans, gin, x, idx):

@@ -411,6 +411,9 @@ def sequence_operators(core, ctx):
         return isinstance(node, literal) or isinstance(node, ast.Name) and node.id in names
 
     numeric = _numeric(assigns, seqs)
+    # parameters whose type the variant was not specialised on (analysis/signature.split_arrays)
+    unknown = {a.arg for a in core.args.posonlyargs + core.args.args + core.args.kwonlyargs} \
+        - numeric - set(getattr(ctx, "arrays", None) or ())
     for s in assigns:
         v = s.value
         if isinstance(v, ast.Subscript) and isinstance(v.slice, ast.Slice) and known(v.value, seqs, ()):
@@ -424,6 +427,8 @@ def sequence_operators(core, ctx):
         if isinstance(v.op, ast.Add) and isinstance(v.left, ast.Name) and isinstance(v.right, ast.Name) \
                 and v.left.id == v.right.id and v.left.id not in numeric:
             seq_left = True         # `p + p` of an argument: the reverse sweep would take both for one array
+        if isinstance(v.op, ast.Add) and {getattr(v.left, "id", None), getattr(v.right, "id", None)} <= unknown:
+            seq_left = True         # `xs + ys` of arguments that may be lists: joined, or added (concat does both)
         if isinstance(v.op, ast.Add) and (seq_left or seq_right):
             fn, args = concat, [v.left, v.right]
         elif isinstance(v.op, ast.Mult) and (seq_left or seq_right):
