@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from runtime.rules.containers import append_at, concat, keys_of, merge, repeat, setitem, take
+from runtime.rules.containers import append_at, assign_slice_, concat, keys_of, merge, repeat, setitem, take
 
 from ..core.astutil import variable_names as _names
 from ..core.callables import user_function
@@ -322,7 +322,7 @@ def _containers(assigns):
 
     def makes(value):
         fn = prim(value)
-        if seq(value) or fn in _MAKES_SEQUENCE or fn is setitem and seq(value.args[0]) \
+        if seq(value) or fn in _MAKES_SEQUENCE or fn in (setitem, assign_slice_) and seq(value.args[0]) \
                 or fn is concat and any(seq(a) for a in value.args) or _returns(fn, _SEQUENCE_NODES):
             return True
         if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):

@@ -273,15 +273,15 @@ def method_statement(norm, s):
             and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
         _edit(norm, call, meth, user)
         return True
-    if meth in ("extend", "update") and len(call.args) == 1 and not call.keywords \
-            and not isinstance(call.args[0], ast.Starred):
-        _extend_or_update(norm, call, meth, user)
-        return True
-    if meth in ("add", "discard"):
+    if meth in ("add", "discard", "update") and norm.is_set(call.func.value, None):
         raise norm.error(f"`{user}.{meth}(...)` changes the set `{user}` in place, which adjoin cannot follow",
                          call, "build a set of plain numbers or strings in one expression ({a, b}, set(items)); "
                          "keep differentiable values in a list (.append(v)): a set merges equal items and "
                          "keeps no order")
+    if meth in ("extend", "update") and len(call.args) == 1 and not call.keywords \
+            and not isinstance(call.args[0], ast.Starred):
+        _extend_or_update(norm, call, meth, user)
+        return True
     if meth in _MUTATING:
         raise norm.error(f"`{user}.{meth}(...)` changes `{user}` in place, which adjoin cannot follow", call,
                          "use `.append(v)` for lists, `d[k] = v` for dicts and `x[i] = v` for arrays, "
