@@ -1111,6 +1111,18 @@ def rv_zip_dict_and_list(x):
     return s
 
 
+def rv_enumerate_and_zip_views(x):
+    d = {"a": x[0], "bb": x[1] * x[2], "c": np.cos(x[3])}
+    s = 0.0
+    for i, (k, v) in enumerate(d.items()):
+        s = s + v * (i + len(k))
+    for v, k in zip(d.values(), reversed(d.keys())):
+        s = s * 0.5 + v * d[k]
+    for i, kv in enumerate(reversed(d.items()), 1):
+        s = s + kv[1] * i
+    return s
+
+
 def _three_list(x):
     return [x[0], x[1] * 2.0, np.sin(x[2])]
 
@@ -1215,7 +1227,7 @@ ERRORS5_CASES = [
     (li_join_append_read_last, (V,), 0),
     (li_extend_by_names, (V,), 0), (di_update_from_names, (V,), 0),
     (rv_dict, (V,), 0), (rv_dict_items, (V,), 0), (rv_dict_values_enumerate, (V,), 0),
-    (rv_zip_dict_and_list, (V,), 0), (sl_callee_list, (V,), 0), (sl_grow_then_write_last, (V,), 0),
+    (rv_zip_dict_and_list, (V,), 0), (rv_enumerate_and_zip_views, (V,), 0), (sl_callee_list, (V,), 0), (sl_grow_then_write_last, (V,), 0),
     (sl_shrink, (V,), 0), (sl_extended_slice, (V,), 0), (sl_rows_of_an_array, (V,), 0), (sl_array_copy, (V,), 0),
     (sl_in_loop, (V,), 0), (cl_join_list_arguments, (V,), 0), (cl_looped_callee_param_named_value, (V,), 0),
     (cl_unstack_in_callee, (V,), 0),

@@ -167,16 +167,27 @@ class Loops:
                 start = it.args[1] if len(it.args) > 1 else (it.keywords[0].value if it.keywords else ast.Constant(0))
             else:
                 seqs, start = it.args, None
-            names = [self.ctx.namer.claim("seq") for _ in seqs]
-            # enumerate(d), zip(d, ..) walk a dict's keys (as `for k in d` below)
-            setup = [st for nm, sq in zip(names, seqs) for st in self.walked(nm, sq, (dict,), loc)]
+            names, setup, getters = [], [], []
+            for sq in seqs:
+                inner = self.reversed_argument(sq)
+                view = structures.dict_view(self, sq if inner is None else inner, loc, backwards=inner is not None)
+                if view is not None:        # enumerate(d.items()), zip(d.values(), ..)
+                    setup += view[0]
+                    names.append(view[1])
+                    getters.append(view[2])
+                    continue
+                nm = self.ctx.namer.claim("seq")
+                # enumerate(d), zip(d, ..) walk a dict's keys (as `for k in d` below)
+                setup += self.walked(nm, sq, (dict,), loc)
+                names.append(nm)
+                getters.append(lambda k, nm=nm: ast.Subscript(load(nm), load(k), ast.Load()))
             lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
             length = lens[0] if len(lens) == 1 else ast.Call(ast.Name("min", ast.Load()), lens, [])
             if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == (2 if fn is enumerate else len(seqs)):
                 def bind(k):
                     items = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
                              else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
-                    items += [ast.Subscript(load(nm), load(k), ast.Load()) for nm in names]
+                    items += [get(k) for get in getters]
                     return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items)]
                 return setup, _mk(length, loc), bind
             raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "

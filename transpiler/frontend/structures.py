@@ -31,7 +31,8 @@ from ..backend.templates import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
            "comprehension",
-           "dict_literal", "element_read", "special_call", "mutated_names", "dict_view_iteration", "indexed_names",
+           "dict_literal", "element_read", "special_call", "mutated_names", "dict_view", "dict_view_iteration",
+           "indexed_names",
            "SET_OF_VALUES", "SET_COMPREHENSION"]
 
 # a set of differentiable values: refused at its line (modes/reverse_statements.unknown), and
@@ -428,20 +429,16 @@ def mutated_names(stmts):
     return out
 
 
-def dict_view_iteration(norm, target, it, loc, backwards=False):
-    """``for k, v in d.items()`` (also ``.keys()``, ``.values()``): an index loop over the keys
-    (last to first when ``backwards``: ``reversed(d.items())``).
-
-    Returns (setup statements, length, k -> statements binding the target) or None.
-    """
+def dict_view(norm, it, loc, backwards=False):
+    """``d.items()`` / ``d.keys()`` / ``d.values()`` of a local dict walked by index: (setup
+    statements, the name of its keys' list, k -> the k-th item as an expression), or None.
+    The keys are ``keys_of(d)``, into which no derivative flows (last to first when ``backwards``:
+    ``reversed(d.items())``)."""
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args
             and not it.keywords and it.func.attr in ("items", "keys", "values")
             and isinstance(it.func.value, ast.Name) and it.func.value.id in norm.version):
         return None
     view = it.func.attr
-    if view == "items" and not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2):
-        raise norm.error("unpack the items of a dict into two names in the for statement", target,
-                         "write `for key, value in d.items()`")
     load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
     d, keys = norm.ctx.namer.claim("mapping"), norm.ctx.namer.claim("keys")
     listed = ast.Call(load("list"), [load(d)], [])
@@ -450,13 +447,32 @@ def dict_view_iteration(norm, target, it, loc, backwards=False):
         listed = ast.Subscript(listed, ast.Slice(None, None, ast.Constant(-1)), ast.Load())
     setup = [sugar._mk(ast.Assign([ast.Name(d, ast.Store())], load(it.func.value.id)), loc),
              sugar._mk(ast.Assign([ast.Name(keys, ast.Store())], listed), loc)]
-    length = sugar._mk(ast.Call(load("len"), [load(keys)], []), loc)
 
-    def bind(k):
+    def item(k):
         key = ast.Subscript(load(keys), load(k), ast.Load())
         value = ast.Subscript(load(d), copy.deepcopy(key), ast.Load())
-        pairs = {"keys": [(target, key)], "values": [(target, value)],
-                 "items": list(zip(target.elts, [key, value])) if view == "items" else []}[view]
+        return {"keys": key, "values": value, "items": ast.Tuple([key, value], ast.Load())}[view]
+
+    return setup, keys, item
+
+
+def dict_view_iteration(norm, target, it, loc, backwards=False):
+    """``for k, v in d.items()`` (also ``.keys()``, ``.values()``): an index loop over the keys.
+
+    Returns (setup statements, length, k -> statements binding the target) or None.
+    """
+    parts = dict_view(norm, it, loc, backwards)
+    if parts is None:
+        return None
+    if it.func.attr == "items" and not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2):
+        raise norm.error("unpack the items of a dict into two names in the for statement", target,
+                         "write `for key, value in d.items()`")
+    setup, keys, item = parts
+    length = sugar._mk(ast.Call(ast.Name("len", ast.Load()), [ast.Name(keys, ast.Load())], []), loc)
+
+    def bind(k):
+        value = item(k)
+        pairs = list(zip(target.elts, value.elts)) if isinstance(value, ast.Tuple) else [(target, value)]
         return [sugar._mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in pairs]
 
     return setup, length, bind
