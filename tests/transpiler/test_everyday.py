@@ -1216,6 +1216,18 @@ def di_update_from_names(x):
     return a["p"] * a["q"] + a["r"] * a["s"]
 
 
+def li_extend_then_write_the_source(x):
+    m = [x[0] * 2.0, x[1]]
+    l = [x[2]]
+    l.extend(m)                                       # copies m's items: m stays its own list
+    m[0] = x[3]
+    base = {"w": x[0], "b": x[1]}
+    upd = {"w": base["w"] * x[2]}
+    base.update(upd)
+    upd["w"] = x[3] * 3.0
+    return l[1] * m[0] + l[2] + base["w"] * upd["w"] + base["b"]
+
+
 def li_join_append_read_last(x):
     more = [x[1], np.sin(x[3])]
     l = [x[0]] + more
@@ -1224,7 +1236,7 @@ def li_join_append_read_last(x):
 
 
 ERRORS5_CASES = [
-    (li_join_append_read_last, (V,), 0),
+    (li_join_append_read_last, (V,), 0), (li_extend_then_write_the_source, (V,), 0),
     (li_extend_by_names, (V,), 0), (di_update_from_names, (V,), 0),
     (rv_dict, (V,), 0), (rv_dict_items, (V,), 0), (rv_dict_values_enumerate, (V,), 0),
     (rv_zip_dict_and_list, (V,), 0), (rv_enumerate_and_zip_views, (V,), 0), (sl_callee_list, (V,), 0), (sl_grow_then_write_last, (V,), 0),

@@ -305,8 +305,7 @@ def _extend_or_update(norm, call, meth, user):
         new_value = _call(norm, merge, "merge", [copy.deepcopy(old), other], call)
     new = norm.store(user)
     norm.assign(new, new_value, call)
-    (norm.lists if meth == "extend" else norm.dicts).add(new)
-    _stored(norm, value)
+    (norm.lists if meth == "extend" else norm.dicts).add(new)     # (the items are copied, not `value`)
 
 
 def _edit(norm, call, meth, user):
