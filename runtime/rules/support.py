@@ -164,6 +164,10 @@ def slot_of(x, idx):
     if isinstance(x, (list, tuple)) and isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) \
             and idx < 0:
         return int(idx) + len(x)
+    if isinstance(x, (list, tuple)) and isinstance(idx, slice):
+        raise NotImplementedError("second derivatives through a slice of a list that adjoin did not see "
+                                  "made (an argument's `l[1:]`) are not supported; pass the slice, or "
+                                  "make the list in the function that slices it")
     return idx
 
 
@@ -358,7 +362,11 @@ def _container_slot(x, idx):
 
 
 def scatter_into_container(g, x, idx):
-    """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx``."""
+    """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx`` (for a
+    slice, ``g``'s slots at the positions the slice took: ``l[1:]`` of a list passed in)."""
+    if isinstance(x, (list, tuple)) and isinstance(idx, slice):
+        from .containers import take_part
+        return take_part(g, x, idx.start, idx.stop, idx.step)
     out = Grads({_container_slot(x, idx): g})
     out.length = _length(x)
     return out

@@ -371,3 +371,32 @@ def test_list_literal_passed_to_a_callee():
     x = np.array([0.3, -0.7, 1.1])
     check(list_literal_to_callee, x, tape=False)
     check_forward(list_literal_to_callee, (x,), 0)
+
+
+def _tail(l):
+    return l[1:]
+
+
+def _pairwise(xs):
+    return [a * b for a, b in zip(xs, xs[1:])]
+
+
+def slices_a_list_argument(x):
+    t = _tail([x[0], x[1], np.sin(x[2])])
+    p = _pairwise([x[0], x[1], x[2]])
+    return t[0] * t[1] + p[1] * p[0]
+
+
+def test_callee_slicing_a_list_argument():
+    """The callee cannot know its argument is a list: the cotangent of ``l[1:]`` goes back slot by
+    slot when it runs (it raised NotImplementedError).  hvp works; grad(grad) says what it lacks."""
+    x = np.array([0.3, -0.7, 1.1])
+    check(slices_a_list_argument, x, tape=False)
+    check_forward(slices_a_list_argument, (x,), 0)
+    from transpiler import grad
+    from transpiler.higher import hvp
+    v = np.array([1.0, -0.5, 0.25])
+    g = grad(slices_a_list_argument)
+    assert_close(hvp(slices_a_list_argument, x, v), (g(x + 1e-5 * v) - g(x - 1e-5 * v)) / 2e-5, 1e-5, 1e-7)
+    with pytest.raises(NotImplementedError, match="slice of a list"):
+        grad(g)(x)
