@@ -287,7 +287,9 @@ def programs(draw, closures=False, modelled=False):
                 lines.append(f"{v}.extend({w})")            # another list's items (not a second name)
                 seqs[v].n += seqs[w].n
                 continue
-            form = draw(st.sampled_from(["{v}.extend([{e}, {f}])", "{v} += [{e}, {f}]"]))
+            forms = ["{v}.extend([{e}, {f}])"] + (["{v} += [{e}, {f}]"] if getattr(seqs[v], "literal", False)
+                                                  or not modelled else [])   # (`+=` of a list a callee made: refused)
+            form = draw(st.sampled_from(forms))
             lines.append(form.format(v=v, e=scalar_expr(), f=scalar_expr()))
             seqs[v].n += 2
         elif kind == "slice_write" and lists:
