@@ -1,7 +1,8 @@
-"""``tf.nn.conv2d`` and 2-D pooling (``max_pool2d``/``max_pool``, ``avg_pool2d``/``avg_pool``) on NHWC
-batches, and their 1-D forms on NWC batches (a 2-D op over a height of 1): TF's arguments (``strides``/``ksize``/``dilations`` as an int or a list of 1, 2 or 4 ints,
-``padding`` 'SAME', 'VALID' or explicit pairs) turned into the primitives of ``runtime.rules.conv``,
-whose rules give gradients of every order.
+"""``tf.nn.conv2d``, ``depthwise_conv2d``, ``separable_conv2d`` and 2-D pooling (``max_pool2d``/``max_pool``,
+``avg_pool2d``/``avg_pool``) on NHWC batches, and their 1-D forms on NWC batches (a 2-D op over a height of 1):
+TF's arguments (``strides``/``ksize``/``dilations`` as an int or a list of 1, 2 or 4 ints, ``padding`` 'SAME',
+'VALID' or explicit pairs) turned into the primitives of ``runtime.rules.conv``, whose rules give gradients of
+every order.
 """
 
 import numpy as np
@@ -11,7 +12,8 @@ from .math_ops import _t
 from .rules import conv as _conv
 from .tensor import apply
 
-__all__ = ["conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool", "conv1d", "max_pool1d", "avg_pool1d"]
+__all__ = ["conv2d", "depthwise_conv2d", "separable_conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool",
+           "conv1d", "max_pool1d", "avg_pool1d"]
 
 
 def _pair(value, what, op, default=1):
@@ -62,21 +64,45 @@ def _check_output(op, in_hw, ksize, strides, dilations, pads):
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     """TF's 2-D cross-correlation: filters are [height, width, in_channels, out_channels]."""
+    return _convolve("conv2d", input, filters, strides, padding, data_format, dilations, "out_channels")
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):
+    """Each input channel convolved with its own filters: ``filter`` is [height, width, in_channels,
+    channel_multiplier] and output channel ``c * channel_multiplier + k`` reads input channel ``c``."""
+    return _convolve("depthwise_conv2d", input, filter, strides, padding, data_format, dilations,
+                     "channel_multiplier")
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None,
+                     dilations=None, name=None):
+    """``depthwise_conv2d`` followed by a 1x1 ``conv2d`` with ``pointwise_filter``
+    [1, 1, in_channels * channel_multiplier, out_channels]."""
+    depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format, dilations)
+    return conv2d(depthwise, pointwise_filter, (1, 1), "VALID")
+
+
+def _convolve(op, input, filters, strides, padding, data_format, dilations, last):
     x, w = _t(input), _t(filters)
-    _check_input(x, "conv2d", data_format)
+    _check_input(x, op, data_format)
     if len(w.shape) != 4 or w.shape[2] != x.shape[3]:
         raise errors.InvalidArgumentError(
-            f"conv2d: filters must be [height, width, {x.shape[3]}, out_channels] for an input with "
+            f"{op}: filters must be [height, width, {x.shape[3]}, {last}] for an input with "
             f"{x.shape[3]} channels, got shape {w.shape}")
     if w.dtype != x.dtype:
         raise errors.InvalidArgumentError(
-            f"conv2d: input and filters must have the same dtype, got {x.dtype.name} and {w.dtype.name}; "
+            f"{op}: input and filters must have the same dtype, got {x.dtype.name} and {w.dtype.name}; "
             f"use tf.cast")
-    st, dl = _pair(strides, "strides", "conv2d"), _pair(dilations, "dilations", "conv2d")
+    st, dl = _pair(strides, "strides", op), _pair(dilations, "dilations", op)
+    if op == "depthwise_conv2d" and max(dl) > 1 and max(st) > 1:
+        raise errors.InvalidArgumentError(
+            f"{op}: dilations {list(dl)} need strides of 1, got {list(st)} (TF only warns, and its result is "
+            f"not a strided dilated convolution); apply the dilated convolution with strides 1, then slice "
+            f"y[:, ::{st[0]}, ::{st[1]}] (for padding 'VALID')")
     in_hw, ksize = tuple(x.shape[1:3]), tuple(w.shape[:2])
-    pads = _pads(padding, "conv2d", in_hw, ksize, st, dl)
-    _check_output("conv2d", in_hw, ksize, st, dl, pads)
-    return apply(_conv.conv2d, (x, w, st, pads, dl))
+    pads = _pads(padding, op, in_hw, ksize, st, dl)
+    _check_output(op, in_hw, ksize, st, dl, pads)
+    return apply(_conv.conv2d, (x, w, st, pads, dl, op == "depthwise_conv2d"))
 
 
 def _pool(primitive, op, input, ksize, strides, padding, data_format, explicit):
@@ -133,12 +159,17 @@ def _single(value, what, op):
                                       f"(1 in the batch and channel dimensions), got {value}")
 
 
-def _nwc(x, op, data_format):
+def check_nwc(shape, op, data_format):
+    """A 1-D op's input must be [batch, width, channels] (also checked by the transpiler's tf.nn twins)."""
     if data_format not in (None, "NWC"):
         raise errors.InvalidArgumentError(f"{op}: only the NWC data format is supported; "
                                           f"transpose the input with tf.transpose(x, [0, 2, 1])")
-    if len(x.shape) != 3:
-        raise ValueError(f"{op}: the input must be 3-D [batch, width, channels], got shape {x.shape}")
+    if len(shape) != 3:
+        raise ValueError(f"{op}: the input must be 3-D [batch, width, channels], got shape {tuple(shape)}")
+
+
+def _nwc(x, op, data_format):
+    check_nwc(x.shape, op, data_format)
     return apply(np.expand_dims, (x, 1))
 
 

@@ -9,7 +9,9 @@ from .math_ops import (  # noqa: F401  (re-exported TF names)
     cast,
 )
 from .math_extra import top_k  # noqa: F401
-from .convolution import conv2d, max_pool2d, max_pool, avg_pool2d, avg_pool, conv1d, max_pool1d, avg_pool1d  # noqa: F401
+from .convolution import (  # noqa: F401
+    conv2d, depthwise_conv2d, separable_conv2d, max_pool2d, max_pool, avg_pool2d, avg_pool, conv1d, max_pool1d,
+    avg_pool1d)
 from .rules import activations as _act
 from .rules import nn as _nnrules
 from .tensor import apply, _TensorBase
@@ -20,7 +22,7 @@ __all__ = [
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "l2_loss",
     "bias_add", "dropout", "l2_normalize", "moments", "log_sigmoid", "top_k", "embedding_lookup",
     "batch_normalization", "weighted_cross_entropy_with_logits", "compute_average_loss",
-    "conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool", "conv1d", "max_pool1d", "avg_pool1d",
+    "conv2d", "depthwise_conv2d", "separable_conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool", "conv1d", "max_pool1d", "avg_pool1d",
 ]
 
 

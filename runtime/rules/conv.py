@@ -1,5 +1,5 @@
 """Rules for 2-D convolution and pooling over NHWC batches (``tf.nn.conv2d``, ``max_pool2d``,
-``avg_pool2d``), with TensorFlow's definitions: cross-correlation (the filter is not flipped), a
+``avg_pool2d``, ``depthwise_conv2d``), with TensorFlow's definitions: cross-correlation (the filter is not flipped), a
 window's output at ``i`` reading input rows ``i * stride + k * dilation`` of the padded input, and an
 average over the window's entries that are not padding.
 
@@ -73,86 +73,112 @@ def crop(xp, shape, pads):
 
 
 # --- convolution ----------------------------------------------------------------------------------
+# ``depthwise=True`` is tf.nn.depthwise_conv2d: filters [kh, kw, c, m] apply to each input channel on
+# its own, output channel c * m + k reading only input channel c.  The window loop is shared; the
+# three products below are the only place the two kinds differ.
+
+def window_product(xw, wpq, depthwise):
+    """One kernel offset's contribution: xw [..., c] by wpq [c, m] -> [..., m] or [..., c * m]."""
+    if depthwise:
+        return np.reshape(xw[..., None] * wpq, np.shape(xw)[:-1] + (-1,))
+    return np.matmul(xw, wpq)
+
+
+def window_input_grad(g, wpq, depthwise):
+    """The adjoint of ``window_product`` in its input: g [..., m or c * m] -> [..., c]."""
+    if depthwise:
+        return np.sum(np.reshape(g, np.shape(g)[:-1] + np.shape(wpq)) * wpq, axis=-1)
+    return np.matmul(g, np.swapaxes(wpq, -1, -2))
+
+
+def window_filter_grad(xw, g, depthwise):
+    """The adjoint of ``window_product`` in its filter: -> [c, m]."""
+    c = np.shape(xw)[-1]
+    rows = np.reshape(xw, (-1, c))
+    if depthwise:
+        return np.sum(rows[:, :, None] * np.reshape(g, (rows.shape[0], c, -1)), axis=0)
+    return np.matmul(rows.T, np.reshape(g, (rows.shape[0], -1)))
+
 
 @primitive
-def conv2d(x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    """y[n, i, j, o] = sum_{p, q, c} xpad[n, i*s0 + p*d0, j*s1 + q*d1, c] * w[p, q, c, o]."""
+def conv2d(x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    """y[n, i, j, o] = sum_{p, q, c} xpad[n, i*s0 + p*d0, j*s1 + q*d1, c] * w[p, q, c, o]
+    (depthwise: y[n, i, j, c*m + k] = sum_{p, q} xpad[n, i*s0 + p*d0, j*s1 + q*d1, c] * w[p, q, c, k])."""
     xp = pad(x, pads)
     out = None
     for p, q, where in windows(np.shape(x), np.shape(w)[:2], strides, pads, dilations):
-        term = np.matmul(xp[where], w[p, q])
+        term = window_product(xp[where], w[p, q], depthwise)
         out = term if out is None else out + term
     return out
 
 
 @primitive
-def conv2d_input_grad(g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
+def conv2d_input_grad(g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
     """The adjoint of ``x -> conv2d(x, w)`` applied to ``g`` (TF's Conv2DBackpropInput)."""
     dxp = np.zeros(padded_shape(x_shape, pads), dtype=np.result_type(g, w))
     for p, q, where in windows(x_shape, np.shape(w)[:2], strides, pads, dilations):
-        dxp[where] += np.matmul(g, np.swapaxes(w[p, q], -1, -2))
+        dxp[where] += window_input_grad(g, w[p, q], depthwise)
     return crop(dxp, x_shape, pads)
 
 
 @primitive
-def conv2d_filter_grad(x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
+def conv2d_filter_grad(x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
     """The adjoint of ``w -> conv2d(x, w)`` applied to ``g`` (TF's Conv2DBackpropFilter)."""
     xp = pad(x, pads)
     dw = np.zeros(w_shape, dtype=np.result_type(x, g))
-    c = w_shape[2]
     for p, q, where in windows(np.shape(x), w_shape[:2], strides, pads, dilations):
-        dw[p, q] = np.matmul(np.reshape(xp[where], (-1, c)).T, np.reshape(g, (-1, w_shape[3])))
+        dw[p, q] = window_filter_grad(xp[where], g, depthwise)
     return dw
 
 
-def conv2d_vjp_x(g, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_input_grad(g, w, np.shape(x), strides, pads, dilations)
+def conv2d_vjp_x(g, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_input_grad(g, w, np.shape(x), strides, pads, dilations, depthwise)
 
 
-def conv2d_vjp_w(g, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_filter_grad(x, g, np.shape(w), strides, pads, dilations)
+def conv2d_vjp_w(g, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_filter_grad(x, g, np.shape(w), strides, pads, dilations, depthwise)
 
 
-def conv2d_jvp_x(t, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d(t, w, strides, pads, dilations)
+def conv2d_jvp_x(t, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d(t, w, strides, pads, dilations, depthwise)
 
 
-def conv2d_jvp_w(t, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d(x, t, strides, pads, dilations)
+def conv2d_jvp_w(t, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d(x, t, strides, pads, dilations, depthwise)
 
 
 # <input_grad(g, w), X> = <g, conv2d(X, w)>: linear in g and in w
-def input_grad_vjp_g(gx, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d(gx, w, strides, pads, dilations)
+def input_grad_vjp_g(gx, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d(gx, w, strides, pads, dilations, depthwise)
 
 
-def input_grad_vjp_w(gx, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_filter_grad(gx, g, np.shape(w), strides, pads, dilations)
+def input_grad_vjp_w(gx, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_filter_grad(gx, g, np.shape(w), strides, pads, dilations, depthwise)
 
 
-def input_grad_jvp_g(t, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_input_grad(t, w, x_shape, strides, pads, dilations)
+def input_grad_jvp_g(t, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_input_grad(t, w, x_shape, strides, pads, dilations, depthwise)
 
 
-def input_grad_jvp_w(t, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_input_grad(g, t, x_shape, strides, pads, dilations)
+def input_grad_jvp_w(t, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_input_grad(g, t, x_shape, strides, pads, dilations, depthwise)
 
 
 # <filter_grad(x, g), W> = <g, conv2d(x, W)>: linear in x and in g
-def filter_grad_vjp_x(gw, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_input_grad(g, gw, np.shape(x), strides, pads, dilations)
+def filter_grad_vjp_x(gw, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_input_grad(g, gw, np.shape(x), strides, pads, dilations, depthwise)
 
 
-def filter_grad_vjp_g(gw, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d(x, gw, strides, pads, dilations)
+def filter_grad_vjp_g(gw, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d(x, gw, strides, pads, dilations, depthwise)
 
 
-def filter_grad_jvp_x(t, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_filter_grad(t, g, w_shape, strides, pads, dilations)
+def filter_grad_jvp_x(t, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_filter_grad(t, g, w_shape, strides, pads, dilations, depthwise)
 
 
-def filter_grad_jvp_g(t, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1)):
-    return conv2d_filter_grad(x, t, w_shape, strides, pads, dilations)
+def filter_grad_jvp_g(t, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
+    return conv2d_filter_grad(x, t, w_shape, strides, pads, dilations, depthwise)
 
 
 define(conv2d, vjp=(conv2d_vjp_x, conv2d_vjp_w), jvp=(conv2d_jvp_x, conv2d_jvp_w))

@@ -1,6 +1,6 @@
-"""tf.nn.conv2d, max_pool2d/max_pool and avg_pool2d/avg_pool (runtime/convolution.py): values against
-loops written from TF's documented definitions, gradients against central finite differences
-(first order in both modes, second order through nested tapes)."""
+"""tf.nn.conv2d, depthwise_conv2d, separable_conv2d, max_pool2d/max_pool and avg_pool2d/avg_pool
+(runtime/convolution.py): values against loops written from TF's documented definitions, gradients
+against central finite differences (first order in both modes, second order through nested tapes)."""
 
 import itertools
 
@@ -44,6 +44,19 @@ def ref_conv(x, w, s, pads, d):
     return y
 
 
+def ref_depthwise(x, w, s, pads, d):
+    """TF's depthwise_conv2d: output channel c * m + k is input channel c against w[:, :, c, k]."""
+    win, oh, ow = windows_of(x, w.shape[:2], s, pads, d)
+    c, m = w.shape[2:]
+    y = np.zeros((x.shape[0], oh, ow, c * m))
+    for (i, j), cells in win.items():
+        for p, q, at in cells:
+            if at is not None:
+                for ch, k in itertools.product(range(c), range(m)):
+                    y[:, i, j, ch * m + k] += x[:, at[0], at[1], ch] * w[p, q, ch, k]
+    return y
+
+
 def ref_pool(x, k, s, pads, how):
     win, oh, ow = windows_of(x, k, s, pads)
     y = np.zeros((x.shape[0], oh, ow, x.shape[3]))
@@ -64,8 +77,11 @@ def tf_pads(padding, x, k, s, d=(1, 1)):
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((2, 5, 6, 3))
 W = RNG.standard_normal((3, 2, 3, 2))
+PW = RNG.standard_normal((1, 1, 6, 2))          # separable_conv2d's pointwise filter after W (3 x 2 channels)
 CONV = [(1, "SAME", None), (2, "SAME", None), ([1, 2, 1, 1], "VALID", None), (1, "VALID", 2), ((2, 1), "SAME", (1, 2)),
         (1, [[0, 0], [1, 2], [0, 1], [0, 0]], None)]
+# depthwise: TF refuses (warns about) dilations > 1 with strides > 1
+DEPTHWISE = [c for c in CONV if c[2] is None or c[0] == 1] + [((1, 2), "SAME", None), (1, "SAME", (2, 1))]
 POOL = [((2, 2), 2, "VALID"), ((3, 3), 2, "SAME"), ((3, 2), (1, 2), "SAME"), (2, [1, 1, 1, 1], "VALID"),
         ((2, 3), 3, "SAME")]
 
@@ -81,6 +97,18 @@ def test_conv2d_values_follow_tf_definition(strides, padding, dilations):
     want = ref_conv(X, W, _pair(strides), tf_pads(padding, X, W.shape[:2], _pair(strides), d), d)
     got = tf.nn.conv2d(tf.constant(X), tf.constant(W), strides, padding, dilations=dilations)
     assert_close(got.numpy(), want)
+
+
+@pytest.mark.parametrize("strides, padding, dilations", DEPTHWISE)
+def test_depthwise_and_separable_values_follow_tf_definition(strides, padding, dilations):
+    d, s = _pair(dilations or 1), _pair(strides)
+    want = ref_depthwise(X, W, s, tf_pads(padding, X, W.shape[:2], s, d), d)
+    got = tf.nn.depthwise_conv2d(tf.constant(X), tf.constant(W), strides, padding, dilations=dilations)
+    assert_close(got.numpy(), want)
+    pointwise = RNG.standard_normal((1, 1, 6, 4))
+    got = tf.nn.separable_conv2d(tf.constant(X), tf.constant(W), tf.constant(pointwise), strides, padding,
+                                 dilations=dilations)
+    assert_close(got.numpy(), want @ pointwise[0, 0])
 
 
 @pytest.mark.parametrize("ksize, strides, padding", POOL)
@@ -107,6 +135,13 @@ def test_same_average_excludes_padding_and_sizes_are_ceil():
 def _functions():
     yield "conv2d wrt input", lambda x, s, p, d: tf.nn.conv2d(x, W, s, p, dilations=d), CONV
     yield "conv2d wrt filters", lambda w, s, p, d: tf.nn.conv2d(X[:1], w, s, p, dilations=d), CONV
+    yield "depthwise_conv2d wrt input", lambda x, s, p, d: tf.nn.depthwise_conv2d(x, W, s, p, dilations=d), DEPTHWISE
+    yield "depthwise_conv2d wrt filters", lambda w, s, p, d: tf.nn.depthwise_conv2d(X[:1], w, s, p, dilations=d), \
+        DEPTHWISE
+    yield "separable_conv2d wrt input", lambda x, s, p, d: tf.nn.separable_conv2d(x, W, PW, s, p, dilations=d), \
+        DEPTHWISE[:3]
+    yield "separable_conv2d wrt pointwise filters", \
+        lambda pw, s, p, d: tf.nn.separable_conv2d(X[:1], W, pw, s, p, dilations=d), DEPTHWISE[:3]
     yield "max_pool2d", lambda x, k, s, p: tf.nn.max_pool2d(x, k, s, p), POOL
     yield "avg_pool2d", lambda x, k, s, p: tf.nn.avg_pool2d(x, k, s, p), POOL
 
@@ -116,7 +151,7 @@ IDS = [f"{name}-{i}" for i, (name, _, _) in enumerate(CASES)]
 
 
 def _point(name):
-    return W if "filters" in name else X[:1, :, :, :2] if "pool" in name else X[:1]
+    return PW if "pointwise" in name else W if "filters" in name else X[:1, :, :, :2] if "pool" in name else X[:1]
 
 
 def _numpy(f, args):
@@ -193,5 +228,9 @@ def test_bad_arguments_are_refused_clearly():
         tf.nn.conv2d(x, tf.ones((2, 2, 2, 1)), [2, 1, 1, 1], "SAME")
     with pytest.raises(ValueError, match="'SAME' or 'VALID'"):
         tf.nn.avg_pool2d(x, 2, 1, "FULL")
+    with pytest.raises(errors.InvalidArgumentError, match="2, channel_multiplier"):
+        tf.nn.depthwise_conv2d(x, tf.ones((2, 2, 3, 1)), [1, 1, 1, 1], "SAME")
+    with pytest.raises(errors.InvalidArgumentError, match="need strides of 1"):
+        tf.nn.depthwise_conv2d(x, tf.ones((2, 2, 2, 1)), [1, 2, 2, 1], "SAME", dilations=[2, 2])
     with pytest.raises(ValueError, match="4-D"):
         tf.nn.max_pool(tf.ones((1, 4, 2)), 2, 1, "SAME")

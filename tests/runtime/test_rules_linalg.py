@@ -162,15 +162,21 @@ def test_matrix_power(batch, n, power, seed):
     check_jvp(np.linalg.matrix_power, [a, power], rng=rng)
 
 
-@given(k=st.integers(2, 4), vec_first=st.booleans(), vec_last=st.booleans(), seed=seeds)
-def test_multi_dot(k, vec_first, vec_last, seed):
-    rng = np.random.default_rng(seed)
+def chain(rng, k, vec_first, vec_last):
+    """k matrices that chain, the first a vector (a row) or the last a vector (a column) if asked."""
     dims = list(rng.integers(1, 4, size=k + 1))
     arrays = [rng.standard_normal((dims[i], dims[i + 1])) for i in range(k)]
     if vec_first:
         arrays[0] = arrays[0][0]
     if vec_last:
         arrays[-1] = arrays[-1][:, 0]
+    return arrays
+
+
+@given(k=st.integers(2, 4), vec_first=st.booleans(), vec_last=st.booleans(), seed=seeds)
+def test_multi_dot(k, vec_first, vec_last, seed):
+    rng = np.random.default_rng(seed)
+    arrays = chain(rng, k, vec_first, vec_last)
     ans = np.linalg.multi_dot(arrays)
     g = rng.standard_normal(np.shape(ans))
     got = L.multi_dot_vjp(g, ans, arrays)
@@ -181,6 +187,99 @@ def test_multi_dot(k, vec_first, vec_last, seed):
         assert_close(got[i], numeric_grad(lambda x: np.sum(f(x) * g), arrays[i]), what=f"multi_dot vjp {i}")
     want = numeric_jvp(lambda *xs: np.linalg.multi_dot(list(xs)), arrays, ts)
     assert_close(L.multi_dot_jvp(ts, ans, arrays), want, what="multi_dot jvp")
+
+
+@given(k=st.integers(2, 4), vec_first=st.booleans(), vec_last=st.booleans(), seed=seeds)
+def test_multi_dot_vjp_rules(k, vec_first, vec_last, seed):
+    """multi_dot_vjp's own rules (what second order meets) against finite differences of
+    multi_dot_vjp, which test_multi_dot checks against multi_dot."""
+    from runtime.rules.linalg import products as P
+    rng = np.random.default_rng(seed)
+    arrays = chain(rng, k, vec_first, vec_last)
+    ans = np.linalg.multi_dot(arrays)
+    g, tg = rng.standard_normal(np.shape(ans)), rng.standard_normal(np.shape(ans))
+    hs = tuple(rng.standard_normal(np.shape(a)) for a in arrays)     # the cotangent of the tuple
+    ts = [rng.standard_normal(np.shape(a)) for a in arrays]
+
+    def phi(g, arrays):
+        return sum(np.sum(h * p) for h, p in zip(hs, L.multi_dot_vjp(g, None, arrays)))
+    assert_close(P.multi_dot_vjp_vjp_g(hs, None, g, ans, arrays), numeric_grad(lambda x: phi(x, arrays), g),
+                 what="vjp in g")
+    got = P.multi_dot_vjp_vjp_arrays(hs, None, g, ans, arrays)
+    for j in range(k):
+        want = numeric_grad(lambda x, j=j: phi(g, [x if i == j else a for i, a in enumerate(arrays)]), arrays[j])
+        assert_close(got[j], want, what=f"vjp in matrix {j}")
+    along_g = P.multi_dot_vjp_jvp_g(tg, None, g, ans, arrays)
+    along_arrays = P.multi_dot_vjp_jvp_arrays(ts, None, g, ans, arrays)
+    for i in range(k):
+        assert_close(along_g[i], numeric_jvp(lambda x, i=i: L.multi_dot_vjp(x, None, arrays)[i], [g], [tg]),
+                     what=f"jvp in g, item {i}")
+        want = numeric_jvp(lambda *xs, i=i: L.multi_dot_vjp(g, None, list(xs))[i], arrays, ts)
+        assert_close(along_arrays[i], want, what=f"jvp in the matrices, item {i}")
+
+
+
+CONTRACTIONS = [   # (subscripts, meta, shapes of args): every target kind, substitutions, a diagonal
+    ("ij,jk->ik", (0, None, ()), [(2, 3), (3, 2)]),
+    ("ij,jk->ik", (1, None, ((1, 0),)), [(3, 2), (2, 3), (3, 2)]),
+    ("ij,jk->ik", (1, ("adjoint", 0, 0), ()), [(2, 2), (2, 3), (3, 2)]),
+    ("ii,ij->j", (2, ("adjoint", 0, 1), ((1, 0),)), [(3, 2), (2,), (3, 3), (3, 2)]),
+    ("ij,j,jk->k", (2, ("adjoint", 2, 0), ((0, 1),)), [(2,), (4, 3), (4, 3), (3,), (3, 2)]),
+    ("ij,jk->ik", (0, ("zeros", 1), ()), [(2, 3), (3, 2)]),
+    ("ij,jk->ik", (1, ("times_zero", (0, None, ())), ()), [(2, 3), (2, 3), (3, 2)]),
+]
+
+
+@pytest.mark.parametrize("subscripts, meta, shapes", CONTRACTIONS, ids=[str(c[1]) for c in CONTRACTIONS])
+def test_contraction_rules(subscripts, meta, shapes):
+    """contraction's rules for every array argument (vjp_meta/jvp_meta's bookkeeping) against finite
+    differences of contraction; the registry sample and the third-order tests run them again."""
+    from runtime.rules.linalg.einsum_higher import contraction
+    rng = np.random.default_rng(24)
+    args = [subscripts, meta] + [rng.standard_normal(s) for s in shapes]
+    for p in range(2, len(args)):
+        check_vjp(contraction, args, p, rng=rng)
+        check_jvp(contraction, args, p, rng=rng)
+
+
+W3 = np.random.default_rng(23).standard_normal(3)
+
+
+def chained(x):
+    """multi_dots whose matrices all move with x (a 1-d last and a 1-d first one): every cross
+    term of the Hessian."""
+    return np.sum(np.linalg.multi_dot([x, np.sin(x).T, x * 2.0, x[:, 0]]) ** 2) \
+        + np.sum(np.linalg.multi_dot([x[0], np.cos(x), x]) * W3)
+
+
+def test_multi_dot_second_order_in_both_halves():
+    """Hessian-vector products of ``chained`` against finite differences of finite differences of
+    it: the transpiler's hvp (forward over reverse: the JVP rules of multi_dot_vjp) and grad of
+    grad (reverse over reverse: its VJP rules), nested tapes and a forward accumulator over a tape."""
+    from transpiler import grad, hvp
+    rng = np.random.default_rng(22)
+    x0, v = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    eps = 1e-4
+
+    def fd_hvp(v):
+        return (numeric_grad(chained, x0 + eps * v, 1e-5) - numeric_grad(chained, x0 - eps * v, 1e-5)) / (2 * eps)
+    want = fd_hvp(v)
+    assert_close(hvp(chained, x0, v), want, 1e-4, 1e-4, what="transpiler hvp")
+    assert_close(grad(grad(chained))(x0), fd_hvp(np.ones((3, 3))), 1e-4, 1e-4, what="transpiler grad of grad")
+    x = tf.constant(x0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = chained(x)
+        gv = tf.reduce_sum(inner.gradient(y, x) * v)
+    assert_close(outer.gradient(gv, x).numpy(), want, 1e-4, 1e-4, what="nested tapes")
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(v)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = chained(x)
+        g = tape.gradient(y, x)
+    assert_close(acc.jvp(g).numpy(), want, 1e-4, 1e-4, what="forward accumulator over a tape")
 
 
 # --- decompositions (several outputs) --------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 from runtime.rules import RULES
 from runtime.rules import fft as F
 from runtime.rules import linalg as L
+from runtime.rules.linalg import einsum_higher as C
 from runtime.rules.linalg import products as P
 from tests.runtime.linalg_check import check_tuple_jvp, check_tuple_vjp
 from tests.runtime.rules_check import check_jvp, check_vjp
@@ -55,7 +56,10 @@ SAMPLES = {
     np.linalg.qr: _tuple(TALL, picks=(0, 1)), L.qr_packed: _single(TALL),
     np.linalg.norm: _single(TALL, ord="nuc"), np.linalg.matrix_norm: _single(TALL, ord=2),
     np.linalg.vector_norm: _single(TALL, ord=3, axis=0),
-    np.linalg.matrix_power: _single(SQ, 3), np.linalg.multi_dot: None,   # a list argument: test_multi_dot
+    np.linalg.matrix_power: _single(SQ, 3),
+    # a list argument: test_rules_linalg.py's test_multi_dot, test_multi_dot_vjp_rules and
+    # test_multi_dot_second_order_in_both_halves
+    np.linalg.multi_dot: None, L.multi_dot_vjp: None,
     np.linalg.matmul: _single(TALL, B, argnums=(0, 1)), np.linalg.outer: _single(V4, B[:, 0], argnums=(0, 1)),
     np.linalg.vecdot: _single(TALL, TALL ** 2, argnums=(0, 1)),
     np.linalg.cross: _single(TALL[:, :3], V4[:3], argnums=(0, 1)),
@@ -72,8 +76,12 @@ SAMPLES = {
     # einsum's VJP rules have rules of their own (second order in the transpiler): linear in the
     # cotangent (argument 0) and in every other operand (arguments 3...)
     P.einsum_vjp_0: _single(R.standard_normal((3, 2)), None, "ij,jk->ik", SQ[0], B, argnums=(0, 4)),
-    P.einsum_vjp_1: _single(R.standard_normal(3), None, "ij,jk->j", SQ[0], B, argnums=(0, 3)),
+    P.einsum_vjp_1: _single(R.standard_normal(3), None, "ij,jj->j", SQ[0], SQ[1], argnums=(0, 3)),   # a diagonal
     P.einsum_vjp_2: _single(R.standard_normal(3), None, "ij,jk,k->i", SQ[0], B, V4[:2], argnums=(0, 3, 4)),
+    # contraction(subscripts, meta, *args), einsum_vjp_k's rules of every order (einsum_higher.py): here the
+    # adjoint onto operand 1 of args[1], with operand 0 replaced by args[0] (the original operand 0 unread)
+    C.contraction: _single("ij,jk->ik", (2, ("adjoint", 1, 1), ((0, 0),)), SQ[1], R.standard_normal((3, 2)),
+                           SQ[0], B, argnums=(2, 3, 4)),
     P.einsum_vjp_3: _single(R.standard_normal(()), None, "i,ij,jk,k->", V4[:3], SQ[1], B, V4[2:],
                             argnums=(0, 3, 4, 5)),
 }

@@ -6,6 +6,7 @@ Each case becomes a small function ``f(x, c1, ...) = sum(prim(..., x, ..., **kw)
 differentiated argument ``x`` and everything else passed in as constants.
 """
 
+import itertools
 import linecache
 import math
 
@@ -14,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import runtime
 from tests.fd import assert_close, numeric_grad
 from tests.runtime.rule_specs import all_specs
 from transpiler import grad, jvp
@@ -308,3 +310,44 @@ def test_transpiled_second_order(name):
     want = (numeric_grad(ref, a + eps * direction) - numeric_grad(ref, a - eps * direction)) / (2 * eps)
     assert_close(hvp(f, a, direction), want, rtol=1e-4, atol=1e-4, what=f"{name} hvp")
     assert_close(grad(along)(a), want, rtol=1e-4, atol=1e-4, what=f"{name} grad of grad")
+
+
+# --- third order through einsum (runtime/rules/linalg/einsum_higher.py) ---------------------------------
+
+def _einsum_cubic(x):
+    """A cubic polynomial of x through einsums with summed letters, a trace and a diagonal."""
+    return np.einsum("ij,jk,ki->", x, x, x) + np.sum(np.einsum("ii,ij->j", x, x) * np.einsum("ij->i", x)) \
+        + np.einsum("ij,jk,k->", x, np.sin(x), x[0])
+
+
+def _mixed_difference(f, x, directions, h=0.25):
+    """d^n f / d directions by the mixed central difference of step h (n = len(directions));
+    exact up to rounding for a polynomial of degree n, and close for a smooth f."""
+    n = len(directions)
+    total = 0.0
+    for signs in itertools.product((1.0, -1.0), repeat=n):
+        total += np.prod(signs) * f(x + h * sum(s * d for s, d in zip(signs, directions)))
+    return total / (2 * h) ** n
+
+
+def test_einsum_third_order_in_both_halves():
+    """grad(grad(grad(f))) in the transpiler (einsum_vjp_k's rules, then contraction's) and three
+    nested tapes, against a mixed third difference of f itself.  The sin term makes f not exactly
+    cubic, so the step is small: h = 1e-3 (an error O(h^2), about 1e-6 relative here)."""
+    rng = np.random.default_rng(31)
+    x0, c = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    ones = np.ones((3, 3))
+    want = _mixed_difference(_einsum_cubic, x0, [ones, ones, c], h=1e-3)
+    got = np.sum(grad(grad(grad(_einsum_cubic)))(x0) * c)
+    assert_close(got, want, rtol=1e-5, atol=1e-5, what="transpiler grad of grad of grad")
+    x = runtime.constant(x0)
+    with runtime.GradientTape() as t3:
+        t3.watch(x)
+        with runtime.GradientTape() as t2:
+            t2.watch(x)
+            with runtime.GradientTape() as t1:
+                t1.watch(x)
+                y = _einsum_cubic(x)
+            g1 = runtime.reduce_sum(t1.gradient(y, x))
+        g2 = runtime.reduce_sum(t2.gradient(g1, x))
+    assert_close(np.sum(t3.gradient(g2, x).numpy() * c), want, rtol=1e-5, atol=1e-5, what="three nested tapes")

@@ -10,7 +10,7 @@ is checked against an analytic derivative or central finite differences of the l
 import numpy as np
 import pytest
 
-from tests.fd import assert_close
+from tests.fd import assert_close, numeric_grad
 from tests.transpiler import calls_corpus as c
 from tests.transpiler import test_classes as k
 from transpiler import TranspileError, grad, hessian, hvp, jacobian, jvp
@@ -217,11 +217,31 @@ def calls_looped_unused_varargs(x, y):
     return np.sum(looped_unused_varargs(x, y))
 
 
-def test_looped_callee_with_inactive_varargs_is_refused():
-    # x binds to `a`, so the callee is not specialised and keeps *xs; its recompute pair
+def test_looped_callee_with_inactive_varargs():
+    # x binds to `a` and y to *xs: the callee is specialised to the call's shape all the same
+    # (its recompute pair needs named parameters), so hvp goes through it
+    def f(x):
+        return calls_looped_unused_varargs(x, V)
+    want = (numeric_grad(f, X + 1e-4 * V, 1e-5) - numeric_grad(f, X - 1e-4 * V, 1e-5)) / 2e-4
+    assert_close(hvp(calls_looped_unused_varargs, (X, V), V), want, 1e-5, 1e-6)
+
+
+def looped_unused_kwargs(a, **kw):
+    s = a
+    for i in range(2):
+        s = np.sin(s) * kw["scale"]
+    return s
+
+
+def calls_looped_unused_kwargs(x, y):
+    return np.sum(looped_unused_kwargs(x, scale=y))
+
+
+def test_looped_callee_with_inactive_kwargs_is_refused():
+    # x binds to `a`, so the callee is not specialised and keeps **kw; its recompute pair
     # (a loop's stack cannot be read again across the split pair) needs named parameters
-    with pytest.raises(TranspileError, match=r"a loop and \*xs"):
-        hvp(calls_looped_unused_varargs, (X, V), V)
+    with pytest.raises(TranspileError, match=r"a loop and \*\*kw"):
+        hvp(calls_looped_unused_kwargs, (X, V), V)
 
 def loop_of_two(a, b):
     s = a

@@ -40,12 +40,7 @@ SPECS = [s for s in all_specs() if _eligible(s)]
 # Second order is refused (a TranspileError, never a wrong number) for these: their VJP
 # functions use constructs the transpiler does not differentiate yet.  (Empty today: keep it so
 # a future refusal is listed with its reason rather than silently skipped.)
-SECOND_ORDER_REFUSED = {
-    "einsum_vjp_0": "third order: einsum_vjp_0's own rules pass the operands on as one list",
-    "einsum_vjp_1": "third order: einsum_vjp_1's own rules pass the operands on as one list",
-    "einsum_vjp_2": "third order: einsum_vjp_2's own rules pass the operands on as one list",
-    "einsum_vjp_3": "third order: einsum_vjp_3's own rules pass the operands on as one list",
-}
+SECOND_ORDER_REFUSED = {}
 
 _DIR = tempfile.mkdtemp(prefix="adjoin_rules_")
 _COUNT = itertools.count()

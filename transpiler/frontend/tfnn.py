@@ -87,17 +87,9 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     return conv.avg_pool2d(input, k, st, pads)
 
 
-def _nwc(x, op, data_format):
-    if data_format not in (None, "NWC"):
-        raise ValueError(f"{op}: only the NWC data format is supported; transpose the input with "
-                         f"tf.transpose(x, [0, 2, 1])")
-    if np.ndim(x) != 3:
-        raise ValueError(f"{op}: the input must be 3-D [batch, width, channels], got shape {np.shape(x)}")
-
-
 def one_d_(x, op, data_format, *widths):
     """Checks a 1-D op's input; TF's 1-D int / [n] / [1, n, 1] arguments as the 2-D ops' (1, n)."""
-    _nwc(x, op, data_format)
+    _tfconv.check_nwc(np.shape(x), op, data_format)
     return tuple((1, 1 if w is None else _tfconv._single(w, "argument", op)) for w in widths)
 
 

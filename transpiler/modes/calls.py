@@ -113,8 +113,10 @@ def _static_wrt(rev, op, static, args, keywords, active):
     fn, bound_self = user_function(static)
     pos, kws = _callee_params(rev.ctx, op.node, fn, len(args), list(keywords), bound_self is not None)
     renames = {}
-    if any((pos[k] if isinstance(k, int) else kws[k])[0] for k, _ in active):
-        nvar = sum(1 for kind, _ in pos if kind == "*")
+    nvar = sum(1 for kind, _ in pos if kind == "*")
+    # specialised also when only other arguments are differentiable: a body that passes ``*args``
+    # on (``f(x, *args)``) reads as explicit arguments then, which the transforms follow
+    if nvar or any((pos[k] if isinstance(k, int) else kws[k])[0] for k, _ in active):
         keys = tuple(k for k in keywords if kws[k][0] == "**")
         fn = specialised(fn, nvar, keys)
         count = 0

@@ -2,7 +2,8 @@
 eigh, eig, svd, norm, matrix_power, multi_dot), trace, diagonal, einsum, one module per job:
 ``matrix`` (shared helpers), ``inverses`` (inv, det, slogdet, solve, pinv, lstsq, matrix_power),
 ``eigen`` (eigh, eig), ``decompositions`` (cholesky, svd, qr), ``products`` (trace, diagonal,
-einsum, multi_dot), ``norms`` and ``arrayapi`` (numpy 2's array-API names).
+einsum, multi_dot), ``einsum_higher`` (einsum's derivatives of every order), ``norms`` and
+``arrayapi`` (numpy 2's array-API names).
 
 Matrix functions work on the last two axes and broadcast over leading (batch) axes, as
 numpy's and TensorFlow's do.  ``T(x)`` below is ``np.swapaxes(x, -1, -2)``.
@@ -29,5 +30,6 @@ from .inverses import *  # noqa: F401,F403
 from .eigen import *  # noqa: F401,F403
 from .decompositions import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
+from .einsum_higher import *  # noqa: F401,F403
 from .norms import *  # noqa: F401,F403
 from .arrayapi import *  # noqa: F401,F403

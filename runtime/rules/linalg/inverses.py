@@ -306,38 +306,34 @@ def powers(a, n):
     return out
 
 
-def positive_power_grad(g, a, n):
+def power_terms(x, a, n):
+    """sum_k A^k X A^(n-1-k): the derivative of A^n along X (n >= 1).  With A^T in place of A it
+    is the adjoint, since (A^k)^T = (A^T)^k."""
     p = powers(a, n)
     total = 0
     for k in range(n):
-        total = total + np.matmul(np.matmul(T(p[k]), g), T(p[n - 1 - k]))
+        total = total + np.matmul(np.matmul(p[k], x), p[n - 1 - k])
     return total
 
 
-def positive_power_tangent(t, a, n):
-    p = powers(a, n)
-    total = 0
-    for k in range(n):
-        total = total + np.matmul(np.matmul(p[k], t), p[n - 1 - k])
-    return total
+def matrix_power_linear(x, a, n, adjoint):
+    """The derivative of A^n applied to ``x`` (the JVP), or its transpose (``adjoint``: the VJP)."""
+    if n == 0:
+        return np.zeros_like(x)
+    if n > 0:
+        return power_terms(x, T(a) if adjoint else a, n)
+    b = np.linalg.inv(a)
+    if adjoint:
+        return inv_vjp(power_terms(x, T(b), -n), b, a)
+    return power_terms(inv_jvp(x, b, a), b, -n)
 
 
 def matrix_power_vjp(g, ans, a, n):
-    if n == 0:
-        return np.zeros_like(a)
-    if n > 0:
-        return positive_power_grad(g, a, n)
-    b = np.linalg.inv(a)
-    return inv_vjp(positive_power_grad(g, b, -n), b, a)
+    return matrix_power_linear(g, a, n, True)
 
 
 def matrix_power_jvp(t, ans, a, n):
-    if n == 0:
-        return np.zeros_like(ans)
-    if n > 0:
-        return positive_power_tangent(t, a, n)
-    b = np.linalg.inv(a)
-    return positive_power_tangent(inv_jvp(t, b, a), b, -n)
+    return matrix_power_linear(t, a, n, False)
 
 
 define(np.linalg.matrix_power, vjp=(matrix_power_vjp, None), jvp=(matrix_power_jvp, None))

@@ -1,11 +1,9 @@
 """Rules for contractions over matrices: ``trace``, ``diagonal``, ``einsum`` and ``np.linalg.multi_dot``."""
 
-import linecache
-
 import numpy as np
 
 from ..registry import define
-from ..support import dtype_of, scatter_add, shape_of, unbroadcast
+from ..support import dtype_of, item_array, items_like, scatter_add, shape_of, unbroadcast
 from .matrix import T, as_matrix_scalar
 
 
@@ -52,7 +50,8 @@ define(np.diagonal, vjp=(diagonal_vjp,), jvp=(diagonal_jvp,))
 # Each operand's gradient is another einsum: the output gradient contracted with the other
 # operands onto the operand's own subscripts.  Letters that occur only in that operand were
 # summed away, so the gradient is broadcast along them.  Ellipses are spelled out with unused
-# letters first.  Repeated letters within one operand (diagonals) are not supported.
+# letters first.  A letter repeated within one operand (a diagonal or trace) gets an identity
+# matrix per repeat (diagonal_letters).
 
 def einsum_parse(subscripts, shapes):
     """(input subscripts, output subscripts) with '...' replaced by explicit letters."""
@@ -86,19 +85,34 @@ def einsum_parse(subscripts, shapes):
 def einsum_operand_vjp(k, g, subscripts, operands):
     """The gradient of ``np.einsum(subscripts, *operands)`` for operand ``k``."""
     ins, out = einsum_parse(subscripts, [shape_of(o) for o in operands])
-    target = ins[k]
-    if len(set(target)) != len(target):
-        raise NotImplementedError(f"einsum gradient for repeated subscripts {target!r} (a diagonal)")
-    others = [o for j, o in enumerate(operands) if j != k]
-    other_subs = [s for j, s in enumerate(ins) if j != k]
+    shape = shape_of(operands[k])
+    target, deltas = diagonal_letters(ins[k], shape, set("".join(ins)) | set(out), dtype_of(g))
+    others = [o for j, o in enumerate(operands) if j != k] + [d for _, d in deltas]
+    other_subs = [s for j, s in enumerate(ins) if j != k] + [s for s, _ in deltas]
     present = set(out).union(*[set(s) for s in other_subs])
     kept = "".join(c for c in target if c in present)
     r = np.einsum(",".join([out] + other_subs) + "->" + kept, g, *others)
-    shape = shape_of(operands[k])
     if kept != target:
         r = np.reshape(r, tuple(shape[i] if c in present else 1 for i, c in enumerate(target)))
         r = np.broadcast_to(r, shape)
     return unbroadcast(r, operands[k])
+
+
+def diagonal_letters(subs, shape, used, dtype):
+    """An operand's subscripts with each repeat of a letter renamed, and the identity matrices
+    that tie the renamed letters back: 'ii' -> ('iA', [('iA', eye)]).  The gradient of a
+    diagonal is zero off it, so the operand's gradient is the einsum onto the renamed letters
+    with the identities as extra operands (still an einsum without repeats: second order too)."""
+    spare = (c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in used)
+    seen, renamed, deltas = set(), [], []
+    for c, n in zip(subs, shape):
+        if c in seen:
+            fresh = next(spare)
+            deltas.append((c + fresh, np.eye(n, dtype=dtype)))
+            c = fresh
+        seen.add(c)
+        renamed.append(c)
+    return "".join(renamed), deltas
 
 
 def einsum_vjp_0(g, ans, subscripts, *operands, **kwargs):
@@ -145,52 +159,7 @@ define(
 )
 
 
-# Rules for the VJP rules, so generated gradients that call einsum_vjp_k can be differentiated
-# again (hvp, grad of grad).  einsum_vjp_k(g, ans, subscripts, *operands) is linear in g and in
-# every operand j != k, and reads operand k's shape only.  As the adjoint of
-# t -> einsum(operands with t at k), its own adjoint in g is that einsum; and
-# <h, einsum_vjp_k(g; operands)> = <g, einsum(operands with h at k)>, so its gradient in operand
-# j is einsum_vjp_j(g; operands with h at k).  Written out per (k, j) from one template.
-
-def with_operand(operands, j, value):
-    """``operands`` with item ``j`` replaced by ``value``."""
-    return [value if i == j else o for i, o in enumerate(operands)]
-
-
-_VJP_G = """
-def einsum_vjp_{k}_jvp_g(t, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_vjp({k}, t, subscripts, operands)
-
-
-def einsum_vjp_{k}_vjp_g(h, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_jvp({k}, h, subscripts, operands)
-"""
-
-_VJP_OPERAND = """
-def einsum_vjp_{k}_jvp_{j}(t, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_vjp({k}, g, subscripts, with_operand(operands, {j}, t))
-
-
-def einsum_vjp_{k}_vjp_{j}(h, res, g, ans, subscripts, *operands, **kwargs):
-    return einsum_operand_vjp({j}, g, subscripts, with_operand(operands, {k}, h))
-"""
-
-
-def _einsum_second_order(count=4):
-    names = dict(globals())
-    for k in range(count):
-        source = _VJP_G.format(k=k) + "".join(_VJP_OPERAND.format(k=k, j=j) for j in range(count) if j != k)
-        filename = f"<adjoin rules for einsum_vjp_{k}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        exec(compile(source, filename, "exec"), names)
-        slot = lambda kind, j: None if j == k else names[f"einsum_vjp_{k}_{kind}_{j}"]  # noqa: E731
-        vjps = [names[f"einsum_vjp_{k}_vjp_g"], None, None] + [slot("vjp", j) for j in range(count)]
-        jvps = [names[f"einsum_vjp_{k}_jvp_g"], None, None] + [slot("jvp", j) for j in range(count)]
-        define(names[f"einsum_vjp_{k}"], vjp=vjps, jvp=jvps)
-    globals().update({n: v for n, v in names.items() if n.startswith("einsum_vjp_")})
-
-
-_einsum_second_order()
+# einsum_vjp_k's own rules (second order and beyond) are in einsum_higher.py.
 
 
 # --- multi_dot: the i-th gradient is (M_0...M_{i-1})^T g (M_{i+1}...M_last)^T ------------------------
@@ -240,3 +209,44 @@ def multi_dot_jvp(t, ans, arrays, out=None):
 
 
 define(np.linalg.multi_dot, vjp=(multi_dot_vjp,), jvp=(multi_dot_jvp,))
+
+
+# Rules for multi_dot_vjp (second order: hvp, grad of grad, nested tapes).  multi_dot_vjp(g; M) is
+# linear in g, and its item i, L_i^T g R_i^T, is linear in each M_j (j != i).  Its adjoint in g
+# takes the items' cotangents H to sum_i L_i H_i R_i, multi_dot's own tangent; in the matrices,
+# <H, multi_dot_vjp(g; M)> = <g, sum_i multi_dot(M with H_i at i)> gives cross_terms below, and the
+# tangent along matrices T is the same sum with T in place of H.
+
+def with_operand(operands, j, value):
+    """``operands`` with item ``j`` replaced by ``value``."""
+    return [value if i == j else o for i, o in enumerate(operands)]
+
+
+def cross_terms(g, xs, arrays):
+    """Item a: the sum over b != a of multi_dot_vjp(g; arrays with xs[b] at b)[a]."""
+    out = [0] * len(arrays)
+    for b in range(len(arrays)):
+        parts = multi_dot_vjp(g, None, with_operand(arrays, b, xs[b]))
+        out = [o if a == b else o + p for a, (o, p) in enumerate(zip(out, parts))]
+    return tuple(out)
+
+
+def multi_dot_vjp_vjp_g(h, res, g, ans, arrays, out=None):
+    return multi_dot_jvp(items_like(h, arrays), g, arrays)
+
+
+def multi_dot_vjp_vjp_arrays(h, res, g, ans, arrays, out=None):
+    return cross_terms(g, items_like(h, arrays), arrays)
+
+
+# the tangents of a tuple are item_arrays: the two terms add item by item (tuples would concatenate)
+def multi_dot_vjp_jvp_g(t, res, g, ans, arrays, out=None):
+    return item_array(multi_dot_vjp(t, ans, arrays))
+
+
+def multi_dot_vjp_jvp_arrays(t, res, g, ans, arrays, out=None):
+    return item_array(cross_terms(g, t, arrays))
+
+
+define(multi_dot_vjp, vjp=(multi_dot_vjp_vjp_g, None, multi_dot_vjp_vjp_arrays),
+       jvp=(multi_dot_vjp_jvp_g, None, multi_dot_vjp_jvp_arrays))

@@ -1,5 +1,5 @@
 """Specs for the convolution and pooling rules (runtime/rules/conv.py): NHWC batches, every padding
-mode, strides and dilations drawn by hypothesis."""
+mode, strides and dilations, plain and depthwise convolution drawn by hypothesis."""
 
 import numpy as np
 from hypothesis import strategies as st
@@ -26,24 +26,23 @@ def _geometry(draw, dilate=True):
 @spec(C.conv2d, argnums=(0, 1))
 def _conv2d(draw, rng):
     shape, ksize, strides, pads, dilations = _geometry(draw)
+    depthwise = draw(st.booleans())      # tf.nn.depthwise_conv2d: filters [kh, kw, c, multiplier]
     w = values(rng, ksize + (shape[3], draw(st.integers(1, 3))))
-    return [values(rng, shape), w, strides, pads, dilations], {}
+    return [values(rng, shape), w, strides, pads, dilations, depthwise], {}
 
 
-@spec(C.conv2d_input_grad, argnums=(0, 1))
-def _conv2d_input_grad(draw, rng):
-    args, _ = _conv2d(draw, rng)
-    x, w = args[0], args[1]
-    g = values(rng, np.shape(C.conv2d(*args)))
-    return [g, w, np.shape(x)] + args[2:], {}
+def _adjoint_of_conv2d(input_grad):
+    """Arguments of conv2d_input_grad (g, w, x_shape, ...) or conv2d_filter_grad (x, g, w_shape, ...)."""
+    def make(draw, rng):
+        args, _ = _conv2d(draw, rng)
+        x, w = args[0], args[1]
+        g = values(rng, np.shape(C.conv2d(*args)))
+        return ([g, w, np.shape(x)] if input_grad else [x, g, np.shape(w)]) + args[2:], {}
+    return make
 
 
-@spec(C.conv2d_filter_grad, argnums=(0, 1))
-def _conv2d_filter_grad(draw, rng):
-    args, _ = _conv2d(draw, rng)
-    x, w = args[0], args[1]
-    g = values(rng, np.shape(C.conv2d(*args)))
-    return [x, g, np.shape(w)] + args[2:], {}
+spec(C.conv2d_input_grad, argnums=(0, 1))(_adjoint_of_conv2d(True))
+spec(C.conv2d_filter_grad, argnums=(0, 1))(_adjoint_of_conv2d(False))
 
 
 def _pool(draw, rng):

@@ -45,7 +45,18 @@ def _diagonal(draw, rng):
 
 @spec(np.einsum, argnums=(1, 2))
 def _einsum(draw, rng):
-    sub = draw(st.sampled_from(["ij,jk->ik", "i,i->", "ij,ij->i", "ij,kj->ik"]))
-    sizes = {c: draw(st.integers(1, 3)) for c in "ijk"}
+    sub = draw(st.sampled_from(["ij,jk->ik", "i,i->", "ij,ij->i", "ij,kj->ik",
+                                # repeated letters: traces and diagonals, alone and mixed
+                                "ii,i->", "ij,jj->i", "bii,i->bi", "iij,j->ij", "ii,jj->ij", "ij,ii->"]))
+    sizes = {c: draw(st.integers(1, 3)) for c in "ijkb"}
     ins = sub.split("->")[0].split(",")
     return [sub] + [values(rng, tuple(sizes[c] for c in s)) for s in ins], {}
+
+
+@spec(np.einsum, argnums=(1,), label="einsum of one operand")
+def _einsum_one(draw, rng):
+    sub = draw(st.sampled_from(["ii->", "ii->i", "iij->j", "bii->b", "...ii->...i", "iji->j", "ij->"]))
+    sizes = {c: draw(st.integers(1, 3)) for c in "ijb"}
+    batch = tuple(draw(st.lists(st.integers(1, 3), max_size=2))) if "..." in sub else ()
+    dims = batch + tuple(sizes[c] for c in sub.split("->")[0].replace("...", ""))
+    return [sub, values(rng, dims)], {}
