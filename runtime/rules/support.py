@@ -161,10 +161,11 @@ def slot_of(x, idx):
     """The slot ``scatter_add(g, x, idx)`` fills: a negative index of a list or tuple counted from
     the end of ``x`` itself, not from the end of a cotangent read at it (that of a list grown
     after the read is longer: ``l = a + b; l.append(v); l[-1]`` differentiated twice)."""
-    if isinstance(x, (list, tuple)) and isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) \
-            and idx < 0:
+    if not isinstance(x, (list, tuple)):
+        return idx
+    if isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) and idx < 0:
         return int(idx) + len(x)
-    if isinstance(x, (list, tuple)) and isinstance(idx, slice):
+    if isinstance(idx, slice):
         raise NotImplementedError("second derivatives through a slice of a list that adjoin did not see "
                                   "made (an argument's `l[1:]`) are not supported; pass the slice, or "
                                   "make the list in the function that slices it")
