@@ -1189,6 +1189,16 @@ def _cube_value(value):
     return out
 
 
+def _same(lst):
+    return lst
+
+
+def cl_list_literal_through_identity(x):
+    l = [x[0] * x[1], x[2]]
+    m = _same(l)                                      # l itself: `2 * m` repeats a list
+    return sum(2 * m) * m[0] + _same([x[3], x[0]])[0]
+
+
 def cl_looped_callee_param_named_value(x):
     return np.sum(_cube_value(x) * x[0])
 
@@ -1241,7 +1251,7 @@ ERRORS5_CASES = [
     (rv_dict, (V,), 0), (rv_dict_items, (V,), 0), (rv_dict_values_enumerate, (V,), 0),
     (rv_zip_dict_and_list, (V,), 0), (rv_enumerate_and_zip_views, (V,), 0), (sl_callee_list, (V,), 0), (sl_grow_then_write_last, (V,), 0),
     (sl_shrink, (V,), 0), (sl_extended_slice, (V,), 0), (sl_rows_of_an_array, (V,), 0), (sl_array_copy, (V,), 0),
-    (sl_in_loop, (V,), 0), (cl_join_list_arguments, (V,), 0), (cl_looped_callee_param_named_value, (V,), 0),
+    (sl_in_loop, (V,), 0), (cl_join_list_arguments, (V,), 0), (cl_list_literal_through_identity, (V,), 0), (cl_looped_callee_param_named_value, (V,), 0),
     (cl_unstack_in_callee, (V,), 0),
 ]
 

@@ -279,6 +279,30 @@ def _returns(fn, kinds):
     return _RETURNS[key]
 
 
+def _returned_parameter(fn):
+    """The position of the parameter user function ``fn`` returns on every path (``def ident(l):
+    return l``: the caller's argument itself), or None."""
+    callee = user_function(fn) if fn is not None else None
+    if callee is None or hasattr(callee[0], "__wrapped__") or callee[1] is not None:
+        return None
+    key = (getattr(callee[0], "__code__", None), "parameter")
+    if key not in _RETURNS:
+        tree = function_tree(callee[0])
+        _RETURNS[key] = None if tree is None else _parameter_returned(tree)
+    return _RETURNS[key]
+
+
+def _parameter_returned(tree):
+    params = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+    returns = [n.value for n in ast.walk(tree) if isinstance(n, ast.Return)]
+    names = {v.id for v in returns if isinstance(v, ast.Name)}
+    if len(names) != 1 or not all(isinstance(v, ast.Name) for v in returns):
+        return None
+    name = names.pop()
+    rebound = any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in ast.walk(tree))
+    return params.index(name) if name in params and not rebound else None
+
+
 def _tree_returns(tree, kinds):
     nodes = tuple(k for k in kinds if isinstance(k, type))
 
@@ -325,6 +349,9 @@ def _containers(assigns):
         if seq(value) or fn in _MAKES_SEQUENCE or fn in (setitem, assign_slice_) and seq(value.args[0]) \
                 or fn is concat and any(seq(a) for a in value.args) or _returns(fn, _SEQUENCE_NODES):
             return True
+        k = _returned_parameter(fn)
+        if k is not None and k < len(value.args) and seq(value.args[k]):
+            return True             # `m = ident(l)`: l itself
         if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
             if isinstance(value.slice, ast.Slice):
                 return seq(value.value)
