@@ -350,7 +350,7 @@ class GradientTape:
         tshape = tuple(np.shape(target._value))
         n = _math.prod(tshape)
         dt = target._value.dtype
-        seeds = np.eye(n, dtype=dt).reshape((n,) + tshape) if dt.kind in "fc" else None
+        seeds = _one_hot_seeds(n, dt, tshape) if dt.kind in "fc" else None
         tracked = self._tracked
         grads = self._backward_batched(target, seeds, flat_sources, n) if seeds is not None and n else {}
         self._end_call()
@@ -466,6 +466,25 @@ def _recorded_rule(vjp, g, ans, args, kwargs):
         return vjp(g, ans, *args, **kwargs) if kwargs else vjp(g, ans, *args)
     finally:
         _state.in_rules -= 1
+
+
+_SEEDS = {}
+"""(n, dtype, shape) -> read-only one-hot cotangents of a jacobian, kept when small: building
+np.eye each call costs a few percent of a 100 x 100 jacobian (the rules never write into g)."""
+
+
+def _one_hot_seeds(n, dt, tshape):
+    """``np.eye(n)`` shaped ``(n,) + tshape``: the batch of cotangents that picks each output."""
+    key = (n, dt, tshape)
+    seeds = _SEEDS.get(key)
+    if seeds is None:
+        seeds = np.eye(n, dtype=dt).reshape((n,) + tshape)
+        if seeds.nbytes <= 1 << 20:
+            seeds.flags.writeable = False
+            if len(_SEEDS) >= 8:
+                _SEEDS.clear()
+            _SEEDS[key] = seeds
+    return seeds
 
 
 def _batching():
@@ -657,10 +676,15 @@ def _flush_gradients(tensors):
     per-call cost, not the arrays' size, dominates the test, so this is cheaper than one each.
     """
     if len(tensors) > 1:
-        values = [t._value for t in tensors]
-        dt = values[0].dtype
-        if dt.kind == "f" and all(type(v) is np.ndarray and v.dtype == dt for v in values):
-            if _tensor.subnormals(np.concatenate([v.ravel() for v in values])) is None:
+        values = []
+        dt = getattr(tensors[0]._value, "dtype", None)
+        for t in tensors:
+            v = t._value
+            if type(v) is not np.ndarray or v.dtype != dt:
+                break
+            values.append(v)
+        else:
+            if dt.kind == "f" and _tensor.subnormals(np.concatenate(values, axis=None)) is None:
                 return
     for t in tensors:
         t._value = _tensor.flush_subnormals(t._value)

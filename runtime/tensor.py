@@ -309,7 +309,7 @@ def flush_subnormals(value):
 def subnormals(value):
     """Where ``value`` has magnitudes below its dtype's smallest normal (zeros included), or None
     when it holds no subnormal.  Every gradient and some ops' results pass through here, so the
-    usual case is one vectorised test: the smallest magnitude (``fmin`` skips NaN) is normal."""
+    usual case is a short vectorised test (numpy's per-call cost dominates on small arrays)."""
     dt = getattr(value, "dtype", None)
     if dt is None or dt.kind != "f":
         return None
@@ -317,18 +317,28 @@ def subnormals(value):
     if tiny is None:
         tiny = _TINY[dt] = np.finfo(dt).tiny      # np.finfo costs microseconds: once per dtype
     if isinstance(value, np.ndarray) and value.ndim:
-        if not value.size:
+        size = value.size
+        if not size:
             return None
         magnitude = np.abs(value)
-        least = _fmin_reduce(magnitude, None)
-        if least >= tiny or least != least:       # no subnormal (NaN: every value is NaN)
-            return None
-        small = magnitude < tiny
-        if least == 0 and np.count_nonzero(small) + np.count_nonzero(magnitude) == value.size:
-            return None                           # zeros but no subnormal: nothing to flush
+        if size > _SMALL_ARRAY:
+            # large: the smallest magnitude (fmin skips NaN) is normal; a reduction is cheapest
+            least = _fmin_reduce(magnitude, None)
+            if least >= tiny or least != least:   # no subnormal (NaN: every value is NaN)
+                return None
+        small = magnitude < tiny                  # NaN compares False: never flushed
+        below = _count_nonzero(small)
+        if not below or below == size - _count_nonzero(magnitude):
+            return None                           # nothing below tiny, or only zeros
         return small
     small = abs(value) < tiny                     # a scalar or 0-d array: one comparison
     return small if small else None
+
+
+_SMALL_ARRAY = 2048
+"""Above this size ``subnormals`` tests the smallest magnitude (one reduction); up to it, counts
+the magnitudes below tiny (a comparison and np.count_nonzero cost less than a reduction there)."""
+_count_nonzero = np.count_nonzero
 
 
 def _wrap(value):
@@ -426,39 +436,49 @@ def apply(fn, args, kwargs=None):
     return result
 
 
-def _plain_call(fn, args, kwargs):
-    """``np.fn(*args, **kwargs)`` on tensors recorded as ``protocol.array_function`` records it,
-    the short way: ``fn`` has a rule, no argument is a list (nothing to stack) and every keyword
-    is a plain constant (``axis=-1``) that no VJP rule differentiates.  None when ``protocol``
-    must take the call (rewrites, stacking, keywords moved to positions, refusals)."""
-    rule = _lookup(fn)
-    if rule is None:
+def _plain_rule(fn):
+    """``fn``'s Rule when ``protocol.array_function`` would record a call of it as it is (no
+    rewrite, several results or metadata read), else None.  Kept in ``_PLAIN_FUNCS``: the numpy
+    protocol is the hot path of numpy code on tensors, and rules are only ever added."""
+    if fn in _METADATA or fn in _REWRITES or fn in _COMPOSITES:
         return None
-    for a in args:
-        if type(a) is list or type(a) is tuple:
-            return None
-    if kwargs and rule.differentiable:
-        for v in kwargs.values():
-            if type(v) not in _PLAIN_KEYWORD_TYPES:
-                return None
-        key = (fn, *kwargs)
-        last = _LAST_DIFFERENTIATED_KEYWORD.get(key)
-        if last is None:
-            names = protocol._positional_params(rule)[0]
-            last = _LAST_DIFFERENTIATED_KEYWORD[key] = max(
-                (i for i, name in enumerate(names) if name in kwargs and rule.vjp(i) is not None), default=-1)
-        if last >= len(args):
-            return None                 # protocol moves that keyword to its position
-    result = apply(fn, args, kwargs)
-    if isinstance(result._value, (tuple, list)):
-        return protocol._results(rule, result, args)    # several arrays: a tuple of tensors, or refused
-    return result
+    rule = _lookup(fn)
+    if rule is not None:
+        _PLAIN_FUNCS[fn] = rule
+    return rule
 
 
+def _plain_keywords(rule, kwargs):
+    """True when the keywords can go to ``apply`` as they are: constants (``axis=-1``) for
+    parameters no VJP rule differentiates.  Else ``protocol`` moves them to their positions (so
+    they receive gradients), or refuses them."""
+    differentiated = _DIFFERENTIATED_PARAMS.get(rule)
+    if differentiated is None:
+        names = protocol._positional_params(rule)[0]
+        differentiated = _DIFFERENTIATED_PARAMS[rule] = frozenset(
+            name for i, name in enumerate(names) if rule.vjp(i) is not None)
+    for name, v in kwargs.items():
+        if name in differentiated or type(v) not in _PLAIN_KEYWORD_TYPES:
+            return False
+    return True
+
+
+def _plain_ufunc(ufunc):
+    """Whether ``protocol.array_ufunc`` would record a keyword-free call of ``ufunc`` as it is."""
+    if ufunc.nout == 1 and ufunc not in _UFUNC_REWRITES and _lookup(ufunc) is not None:
+        _PLAIN_UFUNCS.add(ufunc)
+        return True
+    return False
+
+
+_PLAIN_FUNCS = {}
+"""numpy function -> its Rule, for the functions ``_plain_rule`` found that ``protocol`` records as
+they are; ``_PLAIN_UFUNCS`` likewise for ufuncs (``_plain_ufunc``)."""
+_PLAIN_UFUNCS = set()
 _PLAIN_KEYWORD_TYPES = {int, float, bool, str, type(None)}
-_LAST_DIFFERENTIATED_KEYWORD = {}
-"""(function, keyword names...) -> the last position whose parameter, given by keyword, has a
-VJP rule (-1: none): such a keyword must become positional (``protocol._bind``)."""
+_DIFFERENTIATED_PARAMS = {}
+"""Rule -> names of its primitive's positional parameters that have a VJP rule: given by keyword,
+such an argument must become positional (``protocol._bind``)."""
 
 
 def _op_error(name, vals, e):
@@ -549,23 +569,29 @@ class _TensorBase:
             _EXPLAIN.leave(self, v, "array")
         return v
 
+    # The common cases of protocol.array_ufunc / array_function, the short way: a call recorded
+    # as it is (no list among the arguments to stack, no keyword to move or refuse).
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        # the common case of protocol.array_ufunc, the short way: a one-result ufunc with a rule,
-        # no keywords, no list among the inputs
-        if method == "__call__" and not kwargs and ufunc.nout == 1 and ufunc not in _UFUNC_REWRITES \
-                and _lookup(ufunc) is not None:
+        if not kwargs and (ufunc in _PLAIN_UFUNCS or _plain_ufunc(ufunc)) and method == "__call__":
             for a in inputs:
                 if type(a) is list or type(a) is tuple:
                     break
             else:
-                return apply(ufunc, inputs, {})
+                return apply(ufunc, inputs)
         return protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        if func not in _METADATA and func not in _REWRITES and func not in _COMPOSITES:
-            out = _plain_call(func, args, kwargs)
-            if out is not None:
-                return out
+        rule = _PLAIN_FUNCS.get(func) or _plain_rule(func)
+        if rule is not None and (not kwargs or not rule.differentiable or _plain_keywords(rule, kwargs)):
+            for a in args:
+                if type(a) is list or type(a) is tuple:
+                    break
+            else:
+                result = apply(func, args, kwargs)
+                value = result._value
+                if type(value) is np.ndarray or not isinstance(value, (tuple, list)):
+                    return result
+                return protocol._results(rule, result, args)  # several arrays: tensors, or refused
         return protocol.array_function(func, args, kwargs)
 
     # properties

@@ -4,6 +4,7 @@ The passes run in order (parse -> normalize -> analyze -> reverse or forward -> 
 codegen), and every intermediate AST stays on the result so each stage can be printed.
 """
 
+import gc
 import warnings
 import weakref
 
@@ -58,7 +59,21 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     """Generate the gradient (``mode="forward"``: the tangent function) of ``fn``.
 
     ``floats``: parameters known to hold Python floats, so the analysis treats them as 0-d.
-    Raises TranspileError or Unresolved."""
+    Raises TranspileError or Unresolved.
+
+    The cyclic garbage collector is paused for the outermost call (callees' transforms run
+    inside it): the passes allocate many AST nodes that all stay alive, so every collection
+    would scan a growing heap for nothing, a cost that grew faster than the function."""
+    if not gc.isenabled():
+        return _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget)
+    gc.disable()
+    try:
+        return _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget)
+    finally:
+        gc.enable()
+
+
+def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_budget):
     parsed = parse_function(fn)
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
@@ -80,7 +95,7 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
     else:
         name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
         seed = ctx.namer.claim("bout")
-        rev = reverse(ctx, core, info, names, preserve_result, name, seed, memory_budget)
+        rev = reverse(ctx, core, info, names, preserve_result, name, seed, memory_budget, located=not optimized)
     specialised = 0
     if (pyfloats or elements) and mode == "reverse":   # Python floats: math instead of numpy (modes/floats.py)
         nums = _floats.pynums(core, pyfloats, list(walk_assigns(core.body)), info.ops, range_targets(core.body),
@@ -94,12 +109,14 @@ def transform(fn, wrt=0, preserve_result=False, note=None, mode="reverse", float
                                                memory_budget).node)
     else:
         stages[mode] = copy_ast(rev)
-    opt = optimize(rev, ctx) if optimized else rev
+    name_nodes = [] if optimized else None          # found by optimize's last walk
+    opt = optimize(rev, ctx, name_nodes) if optimized else rev
     stages["optimized"] = opt
-    used = set(free_names(opt))
+    free = free_names(opt, name_nodes)
+    used = set(free)
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
-    function = sugar.guard(compile_function(opt, code, ctx), ctx)
+    function = sugar.guard(compile_function(opt, code, ctx, free), ctx)
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
     return gen

@@ -7,6 +7,7 @@ and functional models learn their output shapes.
 """
 
 import inspect
+import operator
 
 import numpy as np
 
@@ -126,10 +127,18 @@ class Layer:
     # --- tracking ----------------------------------------------------------------------
     def _sublayers(self):
         """Directly tracked child layers, in attribute-assignment order (cached until an
-        attribute holding a layer, variable or container changes, or a tracked container grows)."""
+        attribute holding a layer, variable or container changes, or a tracked container's items do)."""
+        return list(Layer._tracking(self)[0])
+
+    def _tracking(self):
+        """(layers, variables, containers) found in the attributes, cached (see ``_sublayers``)."""
         cache = self.__dict__.get("_keras_cache")
-        if cache is not None and all(len(c) == n for c, n in cache[2]):
-            return list(cache[0])
+        if cache is not None:
+            for c, items in cache[2]:
+                if len(c) != len(items) or not all(map(operator.is_, c.values() if isinstance(c, dict) else c, items)):
+                    break       # grown, shrunk or an item replaced (self.blocks[0] = Dense(...))
+            else:
+                return cache
         layers, variables, containers = [], [], []
         seen = set()
 
@@ -143,21 +152,21 @@ class Layer:
                     seen.add(id(v))
                     variables.append(v)
             elif isinstance(v, (list, tuple, dict)) and depth < 3:
-                containers.append((v, len(v)))
+                if not isinstance(v, tuple):    # a tuple cannot change: nothing to check later
+                    containers.append((v, tuple(v.values() if isinstance(v, dict) else v)))
                 for e in (v.values() if isinstance(v, dict) else v):
                     visit(e, depth + 1)
 
         for k, v in self.__dict__.items():
-            if type(v) in _SCALARS or k.startswith("_keras_") or k in ("optimizer", "_own_variables"):
+            if type(v) in _SCALARS or k.startswith("_keras_") or k in _UNTRACKED:
                 continue
             visit(v)
-        self.__dict__["_keras_cache"] = (layers, variables, containers)
-        return list(layers)
+        cache = self.__dict__["_keras_cache"] = (layers, variables, containers)
+        return cache
 
     def _attribute_variables(self):
         """Weights made by add_weight, then Variables assigned as attributes."""
-        Layer._sublayers(self)
-        extra = self.__dict__["_keras_cache"][1]
+        extra = Layer._tracking(self)[1]
         if not extra:
             return self._own_variables
         own = {id(v) for v in self._own_variables}
@@ -169,16 +178,30 @@ class Layer:
 
     @property
     def variables(self):
+        return list(self._variables_tuple())
+
+    def _variables_tuple(self):
+        """``variables`` as a tuple, rebuilt only when this layer's tracked attributes, its number of
+        weights or a sublayer's variables changed (a training loop reads them twice a step)."""
+        cache = Layer._tracking(self)
+        children = [layer._variables_tuple() if type(layer).variables is _VARIABLES else tuple(layer.variables)
+                    for layer in self._sublayers()]
+        own = self._own_variables
+        memo = self.__dict__.get("_keras_variables")
+        if memo is not None and memo[0] is cache and memo[1] == len(own) and _same_items(memo[2], children):
+            return memo[3]
         out, seen = [], set()
         for v in self._attribute_variables():
             if id(v) not in seen:
                 seen.add(id(v))
                 out.append(v)
-        for layer in self._sublayers():
-            for v in layer.variables:
+        for variables in children:
+            for v in variables:
                 if id(v) not in seen:
                     seen.add(id(v))
                     out.append(v)
+        out = tuple(out)
+        self.__dict__["_keras_variables"] = (cache, len(own), children, out)
         return out
 
     weights = variables
@@ -352,6 +375,21 @@ class Layer:
     def __delattr__(self, name):
         self.__dict__.pop("_keras_cache", None)
         object.__delattr__(self, name)
+
+
+_VARIABLES = Layer.variables
+_UNTRACKED = ("optimizer", "_own_variables", "_added_losses")
+"""Attributes that never hold tracked layers (``_added_losses``: loss values, cleared each call)."""
+
+
+def _same_items(old, new):
+    """Whether two lists of variable tuples hold the same variables (by identity: ``==`` compares values)."""
+    if len(old) != len(new):
+        return False
+    for a, b in zip(old, new):
+        if a is not b and (len(a) != len(b) or any(x is not y for x, y in zip(a, b))):
+            return False
+    return True
 
 
 # --- Input -----------------------------------------------------------------------------

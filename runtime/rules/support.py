@@ -23,8 +23,12 @@ def unbroadcast(g, x):
     A real ``x`` gets the real part of a complex ``g`` (see ``complexes``: real parameters
     get real gradients).
     """
-    if type(g) is np.ndarray and g.shape == getattr(x, "shape", None) and g.dtype.kind != "c":
-        return g  # the common case (a real array of x's shape), checked first: the tape's hot path
+    if type(g) is np.ndarray and g.dtype.kind != "c":   # the tape's hot path: real arrays
+        xshape = getattr(x, "shape", None)
+        if g.shape == xshape:
+            return g
+        if type(x) is np.ndarray and x.dtype.kind != "O":
+            return _sum_to(g, g.shape, xshape)
     if _complex_onto_real(g, x):
         g = np.real(g)
     gshape = getattr(g, "shape", None)
@@ -42,6 +46,11 @@ def unbroadcast(g, x):
     xshape = shape_of(x)
     if gshape == xshape:
         return g
+    return _sum_to(g, gshape, xshape)
+
+
+def _sum_to(g, gshape, xshape):
+    """``g`` (of shape ``gshape``) summed over the axes broadcasting added or stretched to reach it."""
     lead = len(gshape) - len(xshape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(xshape) if n == 1 and gshape[i + lead] != 1

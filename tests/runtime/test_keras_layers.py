@@ -212,3 +212,56 @@ def test_input_is_symbolic():
     assert tuple(inp.shape) == (None, 3) and inp.dtype == "float32"
     out = layers.Dense(4)(inp)
     assert tuple(out.shape) == (None, 4)
+
+
+def test_variables_follow_every_change_after_being_read():
+    """``variables`` is kept between reads: each change to what it lists shows at the next read."""
+    class Block(layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.inner = layers.Dense(2)
+            self.extra = []
+
+        def call(self, x):
+            return self.inner(x)
+
+    def ids(vs):
+        return [id(v) for v in vs]
+
+    b = Block()
+    assert b.variables == []
+    b(np.ones((1, 3)))                                   # the sublayer builds its kernel and bias
+    inner = [b.inner.kernel, b.inner.bias]
+    assert ids(b.variables) == ids(inner)
+    scale = b.add_weight(shape=(1,), initializer="ones", name="scale")
+    assert ids(b.variables) == ids([scale] + inner)     # own weights first, then the sublayers'
+    b.extra.append(layers.Dense(1))                      # a tracked list grows...
+    assert ids(b.variables) == ids([scale] + inner)
+    b.extra[0](np.ones((1, 2)))                          # ...and its layer builds later
+    extra = [b.extra[0].kernel, b.extra[0].bias]
+    assert ids(b.variables) == ids([scale] + inner + extra)
+    b.v = tf.Variable(1.0)
+    assert ids(b.variables) == ids([scale, b.v] + inner + extra)
+    del b.v
+    b.inner = layers.Dense(4)                            # replaced, not built yet
+    assert ids(b.variables) == ids([scale] + extra)
+    swapped = layers.Dense(1)
+    swapped(np.ones((1, 2)))
+    b.extra[0] = swapped                                 # an item replaced: the list keeps its length
+    extra = [swapped.kernel, swapped.bias]
+    assert ids(b.variables) == ids([scale] + extra)
+    b.table = {"a": layers.Dense(1)}
+    b.table["a"](np.ones((1, 2)))
+    assert ids(b.variables) == ids([scale] + extra + [b.table["a"].kernel, b.table["a"].bias])
+    b.table["a"] = swapped                               # a dict value replaced: seen once
+    assert ids(b.variables) == ids([scale] + extra)
+    del b.table
+    listed = b.variables
+    listed.clear()                                       # the caller's own list
+    assert ids(b.variables) == ids([scale] + extra)
+    seq = keras.Sequential([layers.Dense(2)])
+    seq(np.ones((1, 3)))
+    assert len(seq.variables) == 2
+    seq.add(layers.Dense(1))
+    seq(np.ones((1, 3)))
+    assert len(seq.variables) == 4

@@ -48,8 +48,9 @@ def spread(rng, k, lo=1.0):
     return lo + np.arange(k) * 0.7 + rng.uniform(0, 0.2, size=k)
 
 
-def symmetric(rng, batch, n):
-    w = spread(rng, n, lo=-1.5)
+def symmetric(rng, batch, n, w=None):
+    """A symmetric matrix with eigenvalues ``w`` (default: well separated, some negative)."""
+    w = spread(rng, n, lo=-1.5) if w is None else w
     q = np.linalg.qr(rng.standard_normal(batch + (n, n)))[0]
     return np.matmul(q * w, np.swapaxes(q, -1, -2))
 
@@ -79,7 +80,10 @@ def test_solve(batch, n, k, seed):
 def test_pinv(batch, m, n, hermitian, seed):
     rng = np.random.default_rng(seed)
     if hermitian:
-        a = symmetric(rng, batch, n) + rng.standard_normal(batch + (n, n)) * np.tril(np.ones((n, n)), -1)
+        # eigenvalues at least 0.5 from zero: near zero, pinv's entries reach 1e6 and FD loses digits
+        values = spread(rng, n, lo=0.5) * rng.choice([-1.0, 1.0], size=n)
+        # noise in the upper triangle, which hermitian=True ignores (eigh reads the lower one)
+        a = symmetric(rng, batch, n, values) + rng.standard_normal(batch + (n, n)) * np.triu(np.ones((n, n)), 1)
     else:
         a = with_spectrum(rng, batch, m, n, spread(rng, min(m, n)))
     kw = {"hermitian": hermitian}

@@ -289,3 +289,33 @@ def test_unwatched_input_of_a_recorded_op_gets_none_as_in_tf():
     assert tape.gradient(x, x).numpy().tolist() == [1.0, 1.0]
     z = tape.gradient(y, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
     assert z.numpy().tolist() == [0.0, 0.0]
+
+
+def test_jacobian_results_are_fresh_arrays_each_call():
+    """jacobian keeps its one-hot cotangents between calls: a result (even the identity of a
+    target asked about itself) must never share them, so writing into one changes no later result."""
+    x = tf.constant([1.0, 2.0, 3.0])
+    for _ in range(2):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * 2.0
+        j_self, j_y = tape.jacobian(x, x).numpy(), tape.jacobian(y, x).numpy()
+        np.testing.assert_array_equal(j_self, np.eye(3, dtype=np.float32))
+        np.testing.assert_array_equal(j_y, 2 * np.eye(3, dtype=np.float32))
+        j_self[0, 0] = 7.0                 # the caller's own array: writable
+        j_y[1, 1] = 7.0
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+        np.testing.assert_array_equal(tape.jacobian(x, x).numpy(), np.eye(3, dtype=np.float32))
+
+
+def test_jacobian_entries_below_the_smallest_normal_are_flushed_as_in_tf():
+    """TF's kernels flush subnormal results to zero: d(x * c)/dx with a float32 c of 1e-39 is 0,
+    and 1e-30 (a normal number) is kept."""
+    x = tf.constant([1.0, 2.0])
+    for c, want in ((1e-39, 0.0), (1e-30, np.float32(1e-30))):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * tf.constant(np.float32(c))
+        j = tape.jacobian(y, x).numpy()
+        np.testing.assert_array_equal(j, np.diag([want, want]).astype(np.float32))

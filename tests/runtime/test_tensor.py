@@ -229,6 +229,12 @@ def test_flush_subnormals_flushes_exactly_the_subnormals(dtype, pattern):
         assert got.dtype == dtype and got.shape == shape
         np.testing.assert_array_equal(got.ravel(), want)
         np.testing.assert_array_equal(np.signbit(got.ravel()), np.signbit(want))
+    for size in (2047, 2048, 2049, 5000):   # small and large arrays are tested two ways
+        normal = np.linspace(1.0, 2.0, size - len(values)).astype(dtype)
+        got = flush_subnormals(np.concatenate([normal, np.array(values, dtype)]))
+        np.testing.assert_array_equal(got[:len(normal)], normal)
+        np.testing.assert_array_equal(got[len(normal):], want)
+        np.testing.assert_array_equal(np.signbit(got[len(normal):]), np.signbit(want))
     for x, w in zip(values, want):     # scalars and 0-d arrays
         for v in (dtype(x), np.array(x, dtype)):
             got = flush_subnormals(v)

@@ -164,6 +164,8 @@ def analyze(fn, wrt_names, outputs, scalar_params=(), elements=()):
     assigns = list(walk_assigns(fn.body))
     for s in assigns:
         ops[id(s)] = describe(s.value)
+    # the operands a gradient flows into, per assignment: both fixpoints below ask, every round
+    flows = {key: [name for i, name in op.operands() if _flows(op, i)] for key, op in ops.items()}
     active = set(wrt_names)
     pushes = [push_parts(p) for p in walk_pushes(fn.body)]
     changed = True
@@ -177,8 +179,7 @@ def analyze(fn, wrt_names, outputs, scalar_params=(), elements=()):
             target = s.targets[0].id
             if target in active:
                 continue
-            op = ops[id(s)]
-            if any(name in active and _flows(op, i) for i, name in op.operands()):
+            if any(name in active for name in flows[id(s)]):
                 active.add(target)
                 changed = True
     by_target = {}
@@ -203,7 +204,7 @@ def analyze(fn, wrt_names, outputs, scalar_params=(), elements=()):
     size = -1
     while len(useful) != size:           # once more if a push makes a stack's values useful
         size = len(useful)
-        _mark_useful(fn.body, useful, active, ops)
+        _mark_useful(fn.body, useful, active, flows)
     return Analysis(active, useful, scalars, ops)
 
 
@@ -219,15 +220,15 @@ def range_targets(body):
     return out
 
 
-def _mark_useful(body, useful, active, ops):
+def _mark_useful(body, useful, active, flows):
     for s in reversed(body):
         if isinstance(s, ast.If):
-            _mark_useful(s.body, useful, active, ops)
-            _mark_useful(s.orelse, useful, active, ops)
+            _mark_useful(s.body, useful, active, flows)
+            _mark_useful(s.orelse, useful, active, flows)
         elif isinstance(s, (ast.For, ast.While)):
             while True:
                 size = len(useful)
-                _mark_useful(s.body, useful, active, ops)
+                _mark_useful(s.body, useful, active, flows)
                 if len(useful) == size:
                     break
         elif push_parts(s) is not None:
@@ -236,9 +237,8 @@ def _mark_useful(body, useful, active, ops):
                 useful.update(n for n in _names(value) if n in active)
         elif isinstance(s, ast.Assign):
             if s.targets[0].id in useful:
-                op = ops[id(s)]
-                for i, name in op.operands():
-                    if name in active and _flows(op, i):
+                for name in flows[id(s)]:
+                    if name in active:
                         useful.add(name)
 
 

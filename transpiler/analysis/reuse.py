@@ -23,10 +23,32 @@ from ..core.astutil import copy_ast, walk
 __all__ = ["Available"]
 
 
+_ATOMS = (ast.Name, ast.Constant)
+
+
+def _flat(value):
+    """Is ``value`` one operation on names and constants (a core statement's value), so that
+    it binds no name (only a walrus or a comprehension inside a value would)?"""
+    cls = value.__class__
+    if cls is ast.BinOp:
+        return value.left.__class__ in _ATOMS and value.right.__class__ in _ATOMS
+    if cls is ast.Call:
+        f = value.func
+        return (f.__class__ is ast.Name or (f.__class__ is ast.Attribute and f.value.__class__ is ast.Name)) \
+            and all(a.__class__ in _ATOMS for a in value.args) \
+            and all(k.value.__class__ in _ATOMS for k in value.keywords)
+    if cls is ast.UnaryOp:
+        return value.operand.__class__ in _ATOMS
+    return cls in _ATOMS
+
+
 def _assigned(stmt):
     """Names a statement binds, nested blocks included."""
+    if stmt.__class__ is ast.Assign and len(stmt.targets) == 1 and stmt.targets[0].__class__ is ast.Name \
+            and _flat(stmt.value):
+        return {stmt.targets[0].id}          # the common case, without a walk
     out = set()
-    for n in ast.walk(stmt):
+    for n in walk(stmt):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             out.add(n.id)
         elif isinstance(n, (ast.For,)) and isinstance(n.target, ast.Name):
@@ -38,12 +60,21 @@ def _pure(fn):
     return isinstance(fn, np.ufunc) or (callable(fn) and getattr(fn, "__module__", None) == "math")
 
 
+def _atom_key(a):
+    """What ``ast.dump`` tells of a name or a constant argument, without printing it."""
+    if a.__class__ is ast.Name:
+        return ("Name", a.id, getattr(a, "ctx", None).__class__)
+    if a.__class__ is ast.Constant:
+        return ("Constant", repr(a.value), getattr(a, "kind", None))
+    return ast.dump(a)
+
+
 def _key(fn, args):
     try:
         hash(fn)
     except TypeError:
         return None
-    return (fn, tuple(ast.dump(a) for a in args))
+    return (fn, tuple(_atom_key(a) for a in args))
 
 
 class Available:
@@ -90,12 +121,30 @@ class Available:
         return _Sub(self, at, resolve).visit(node)
 
 
-class _Sub(ast.NodeTransformer):
+class _Sub:
+    """The rewrite of ``substitute``: children first, then the call itself (what an
+    ``ast.NodeTransformer`` with only ``visit_Call`` does, without its generic dispatch: it
+    runs on every rule expression the reverse pass inlines)."""
+
     def __init__(self, available, at, resolve):
         self.available, self.at, self.resolve = available, at, resolve
 
+    def visit(self, node, _AST=ast.AST, _list=list, _Call=ast.Call):
+        for name in node._fields:
+            v = getattr(node, name, None)
+            if v.__class__ is _list:
+                for i, x in enumerate(v):
+                    if isinstance(x, _AST) and x._fields:
+                        new = self.visit(x)
+                        if new is not x:
+                            v[i] = new
+            elif isinstance(v, _AST) and v._fields:
+                new = self.visit(v)
+                if new is not v:
+                    setattr(node, name, new)
+        return self.visit_Call(node) if node.__class__ is _Call else node
+
     def visit_Call(self, call):
-        self.generic_visit(call)
         if call.keywords or not all(isinstance(a, (ast.Name, ast.Constant)) for a in call.args):
             return call
         fn = self.resolve(call.func)
@@ -103,9 +152,6 @@ class _Sub(ast.NodeTransformer):
             return call
         name = self.available.lookup(fn, call.args, self.at)
         return call if name is None else ast.copy_location(ast.Name(name, ast.Load()), call)
-
-
-
 
 
 _CHEAP = (ast.Add, ast.Sub, ast.Mult)

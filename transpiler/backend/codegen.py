@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from ..core.astutil import walk
+from ..core.astutil import collect, statements
 from ..core.errors import TranspileError
 from ..core.ir import COMMENT
 
@@ -35,21 +35,66 @@ except ImportError:  # pragma: no cover - astor is a dependency, but degrade gra
 __all__ = ["to_source", "compile_function", "module_source", "standalone_module"]
 
 
+if astor is not None:
+    class _Generator(astor.code_gen.SourceGenerator):
+        """astor's printer with its visitor method found once per node class (astor builds the
+        method's name and looks it up for every node: a tenth of printing a generated function)."""
+
+        _visitors = {}
+
+        def visit(self, node):
+            cls = node.__class__
+            method = self._visitors.get(cls)
+            if method is None:
+                method = getattr(type(self), "visit_" + cls.__name__, None)
+                if method is None:
+                    raise AttributeError(f"No defined handler for node of type {cls.__name__}")
+                self._visitors[cls] = method
+            return method(self, node)
+
+
 def _astor(node):
-    return astor.to_source(node, pretty_source=lambda parts: "".join(parts))
+    return astor.to_source(node, pretty_source="".join, source_generator_class=_Generator)
+
+
+def _comments(node):
+    """The comment statements under ``node``: (statement, its text)."""
+    return [(s, s.value.value) for s in statements(node) if s.__class__ is ast.Expr
+            and s.value.__class__ is ast.Constant and s.value.value.__class__ is str
+            and s.value.value.startswith(COMMENT)]
 
 
 def to_source(node):
-    """Python source for ``node`` (a FunctionDef or Module), with comment markers as comments."""
+    """Python source for ``node`` (a FunctionDef or Module), with comment markers as comments.
+
+    While it is printed, each comment statement holds a placeholder name instead of its
+    string: a NUL character and the comment's number (no line of source can hold a NUL).
+    The printer spends on a name a fraction of what it spends on a string, and the text is
+    put back by number (the string would have been printed as its repr, on one line, and
+    read back)."""
+    comments = _comments(node)
+    saved = [s.value for s, _ in comments]
+    for k, (s, _) in enumerate(comments):
+        s.value = ast.Name(f"\0{k}", ast.Load())
     try:
-        if astor is None:
-            raise RuntimeError
-        text = _astor(node)
-    except Exception:
-        text = _unparse_by_statement(node)
+        try:
+            if astor is None:
+                raise RuntimeError
+            text = _astor(node)
+        except Exception:
+            text = _unparse_by_statement(node)
+    finally:
+        for (s, _), value in zip(comments, saved):
+            if hasattr(s.value, "_pp"):
+                value._pp = s.value._pp            # as astor leaves it
+            s.value = value
     lines = []
     for line in text.splitlines():
         stripped = line.strip()
+        if stripped[:1] == "\0":
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(indent + "# " + comments[int(stripped[1:])][1][len(COMMENT):])
+            continue
         if stripped[:1] in "'\"" and COMMENT[1:] in stripped:
             try:
                 value = ast.literal_eval(stripped)
@@ -85,8 +130,12 @@ def _unparse_by_statement(node):
 _COUNTER = [0]
 
 
-def free_names(fn_node):
-    """Names the generated function reads but never binds."""
+_NAMES = {ast.Name: 0}
+
+
+def free_names(fn_node, names=None):
+    """Names the generated function reads but never binds, first read first; ``names``: its
+    ``Name`` nodes when the caller has them already (optimize), in the order to give them."""
     if isinstance(fn_node, ast.ClassDef):           # a helper class (the Grads cotangent)
         return [n for m in fn_node.body if isinstance(m, ast.FunctionDef) for n in free_names(m)] + \
                [n.id for b in fn_node.bases for n in ast.walk(b) if isinstance(n, ast.Name)]
@@ -95,21 +144,21 @@ def free_names(fn_node):
         if extra is not None:
             bound.add(extra.arg)
     loads = {}                          # an ordered set: first read first
-    for n in walk(fn_node):
-        if n.__class__ is ast.Name:
-            if n.ctx.__class__ is ast.Store:
-                bound.add(n.id)
-            elif n.ctx.__class__ is ast.Load:
-                loads[n.id] = None
+    for n in collect(fn_node, _NAMES)[0] if names is None else names:
+        if n.ctx.__class__ is ast.Store:
+            bound.add(n.id)
+        elif n.ctx.__class__ is ast.Load:
+            loads[n.id] = None
     out = [name for name in loads if name not in bound]
     return out
 
 
-def compile_function(fn_node, source, ctx):
-    """Compile the generated ``source`` in the user's globals plus injected/closure names."""
+def compile_function(fn_node, source, ctx, free=None):
+    """Compile the generated ``source`` in the user's globals plus injected/closure names;
+    ``free``: ``free_names(fn_node)`` when the caller has it already."""
     extra = dict(ctx.injected)
     closure = ctx.parsed.scope.closure
-    for name in free_names(fn_node):
+    for name in free_names(fn_node) if free is None else free:
         if name in closure and name not in extra:
             extra[name] = closure[name]
     names = sorted(extra)

@@ -15,6 +15,7 @@ import numpy as np
 from runtime.rules import registry
 
 from . import inline, peephole, release, shapes
+from .index import NodeIndex
 from ..core.astutil import fix_locations, walk
 from ..core.ir import COMMENT
 
@@ -125,32 +126,27 @@ class _Fold:
         return node
 
 
-def _reads(node):
-    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-
-
 def _is_comment(s):
     return isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) \
         and isinstance(s.value.value, str) and s.value.value.startswith(COMMENT)
 
 
-def _pure(value, resolve):
-    for n in walk(value):
-        if isinstance(n, ast.Call):
-            fn = resolve(n.func)
-            if fn is None:
-                return False
-            mod = getattr(fn, "__module__", None) or ""
-            if mod.startswith("numpy.random"):
-                return False        # draws advance the generator: an effect to keep
-            if registry.lookup(fn) is not None or isinstance(fn, np.ufunc) \
-                    or mod.startswith(("numpy", "runtime.rules", "math")) or fn in (slice, len, tuple):
-                continue
+def _pure(value, resolve, index):
+    for n in index.calls(value):
+        fn = resolve(n.func)
+        if fn is None:
             return False
+        mod = getattr(fn, "__module__", None) or ""
+        if mod.startswith("numpy.random"):
+            return False        # draws advance the generator: an effect to keep
+        if registry.lookup(fn) is not None or isinstance(fn, np.ufunc) \
+                or mod.startswith(("numpy", "runtime.rules", "math")) or fn in (slice, len, tuple):
+            continue
+        return False
     return True
 
 
-def _propagate_copies(body, params):
+def _propagate_copies(body, params, index):
     """Remove top-level ``a = b`` when a is assigned once and b never again afterwards.
 
     One pass over ``body`` with a rename map (later reads of ``a`` read ``b``), so the cost is
@@ -161,20 +157,19 @@ def _propagate_copies(body, params):
         if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
             stores.setdefault(s.targets[0].id, []).append(i)
         elif isinstance(s, ast.Assign):
-            for n in walk(s.targets[0]):
-                if isinstance(n, ast.Name):
-                    nested.add(n.id)
+            for n in index.names(s.targets[0]):
+                nested.add(n.id)
         elif isinstance(s, (ast.If, ast.For, ast.While)):
-            for n in walk(s):
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            for n in index.names(s):
+                if isinstance(n.ctx, ast.Store):
                     nested.add(n.id)
     last = {name: max(where) for name, where in stores.items()}
     renames = {}
     keep = []
     for i, s in enumerate(body):
         if renames:
-            for n in walk(s):
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in renames:
+            for n in index.names(s):
+                if isinstance(n.ctx, ast.Load) and n.id in renames:
                     n.id = renames[n.id]
         if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name):
             a, b = s.targets[0].id, s.value.id
@@ -186,23 +181,22 @@ def _propagate_copies(body, params):
     body[:] = keep
 
 
-def _count(tree, ctx):
+def _count(tree, ctx, index):
     out = {}
-    for n in walk(tree):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ctx):
+    for n in index.names(tree):
+        if isinstance(n.ctx, ctx):
             out[n.id] = out.get(n.id, 0) + 1
     return out
 
 
-def _propagate_local(fn, params):
+def _propagate_local(fn, params, index):
     """``a = b`` inside any block: read ``b`` instead when ``a`` is assigned once and read only
     later in the same block, before ``b`` changes (the copies rule templates leave in loops)."""
-    stores, loads = {}, {}                     # one walk for both counts
-    for n in walk(fn):
-        if n.__class__ is ast.Name:
-            counts = stores if n.ctx.__class__ is ast.Store else loads if n.ctx.__class__ is ast.Load else None
-            if counts is not None:
-                counts[n.id] = counts.get(n.id, 0) + 1
+    stores, loads = {}, {}                     # one pass over the names for both counts
+    for n in index.names(fn):
+        counts = stores if n.ctx.__class__ is ast.Store else loads if n.ctx.__class__ is ast.Load else None
+        if counts is not None:
+            counts[n.id] = counts.get(n.id, 0) + 1
 
     def visit(block):
         for s in block:
@@ -214,7 +208,7 @@ def _propagate_local(fn, params):
         def counts(st):
             c = counted.get(id(st))
             if c is None:
-                c = counted[id(st)] = (_count(st, ast.Load), _count(st, ast.Store))
+                c = counted[id(st)] = (_count(st, ast.Load, index), _count(st, ast.Store, index))
             return c
 
         i = 0
@@ -237,8 +231,8 @@ def _propagate_local(fn, params):
                         if ok:
                             for j in where:
                                 st = later[j]
-                                for n in walk(st):
-                                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == a:
+                                for n in index.names(st):
+                                    if isinstance(n.ctx, ast.Load) and n.id == a:
                                         n.id = b
                                 st_loads = counts(st)[0]
                                 st_loads[b] = st_loads.get(b, 0) + st_loads.pop(a)
@@ -251,43 +245,50 @@ def _propagate_local(fn, params):
     visit(fn.body)
 
 
-def _dce(body, live, resolve):
-    """Remove dead pure assignments; returns the names live before ``body``."""
+def _dce(body, live, resolve, index):
+    """Remove dead pure assignments; returns the names live before ``body``.
+
+    ``live`` (the names live after ``body``) is updated in place and returned: a new set per
+    statement made the pass quadratic, as the live set grows with the function."""
     keep = []
     for s in reversed(body):
         if isinstance(s, ast.Assign) and not isinstance(s.targets[0], ast.Name):
-            stored = {n.id for n in walk(s.targets[0]) if isinstance(n, ast.Name)}
-            live = (live - stored) | _reads(s.value)
+            live.difference_update([n.id for n in index.names(s.targets[0])])
+            live.update(index.reads(s.value))
             keep.append(s)
         elif isinstance(s, ast.Assign):
             name = s.targets[0].id
-            if name not in live and _pure(s.value, resolve) \
+            # one target, a name: the statement reads and calls what its value does (the
+            # statement's lists are the ones the copy propagations made already)
+            value = s if len(s.targets) == 1 else s.value
+            if name not in live and _pure(value, resolve, index) \
                     and not getattr(getattr(s, "_src", None), "_guarded", False):   # may raise: try
                 continue
-            live = (live - {name}) | _reads(s.value)
+            live.discard(name)
+            live.update(index.reads(value))
             keep.append(s)
         elif isinstance(s, ast.If):
-            a = _dce(s.body, set(live), resolve)
-            b = _dce(s.orelse, set(live), resolve)
+            a = _dce(s.body, set(live), resolve, index)
+            b = _dce(s.orelse, set(live), resolve, index)
             s.body = [x for x in s.body if not isinstance(x, ast.Pass)] or [ast.Pass()]
             s.orelse = [x for x in s.orelse if not isinstance(x, ast.Pass)] or [ast.Pass()]
             if all(isinstance(x, ast.Pass) for x in s.body + s.orelse):
                 continue
-            live = s.live_in = a | b | _reads(s.test)
+            live = a | b | index.reads(s.test)
+            s.live_in = set(live)
             keep.append(s)
         elif isinstance(s, (ast.For, ast.While)):
             # conservatively, whatever the loop reads anywhere is live at the end of its body
-            inner = live | _reads(s)
-            _dce(s.body, set(inner), resolve)
+            _dce(s.body, live | index.reads(s), resolve, index)
             s.body = [x for x in s.body if not isinstance(x, ast.Pass)] or [ast.Pass()]
             if all(isinstance(x, ast.Pass) or _is_comment(x) for x in s.body):
                 continue
-            live = live | _reads(s)
+            live.update(index.reads(s))
             keep.append(s)
         elif _is_comment(s):
             keep.append(s)
         else:
-            live = live | _reads(s)
+            live.update(index.reads(s))
             keep.append(s)
     keep.reverse()
     body[:] = keep
@@ -331,18 +332,20 @@ def _as_ifexp(body):
     return out
 
 
-def optimize(fn, ctx):
-    """Simplify the generated FunctionDef ``fn`` in place and return it."""
+def optimize(fn, ctx, names=None):
+    """Simplify the generated FunctionDef ``fn`` in place and return it (located).  ``names``:
+    a list that receives the result's ``Name`` nodes (``fix_locations``)."""
     resolve = ctx.resolve
     fn = _Fold(resolve).visit(fn)
     arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
     if arrays:
         shapes.specialise(fn, ctx, arrays, getattr(ctx, "shapes_from", ()))
-    peephole.tidy(fn, resolve)
+    index = NodeIndex()          # built by tidy, kept by the passes up to dead code elimination
+    peephole.tidy(fn, resolve, index)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-    _propagate_copies(fn.body, params)
-    _propagate_local(fn, params)
-    _dce(fn.body, set(), resolve)
+    _propagate_copies(fn.body, params, index)
+    _propagate_local(fn, params, index)
+    _dce(fn.body, set(), resolve, index)
     peephole.writes_in_place(fn, resolve, ctx.ref)
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)
@@ -350,4 +353,4 @@ def optimize(fn, ctx):
         if not getattr(ctx, "handlers", None):       # a handler's try must see the same errors
             inline.inline_temporaries(fn, resolve)
         release.release_dead(fn)
-    return fix_locations(fn)
+    return fix_locations(fn, names)

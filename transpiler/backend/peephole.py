@@ -18,7 +18,8 @@ import ast
 from runtime.rules.containers import setitem
 from runtime.rules.inplace import add_at, set_at
 
-from ..core.astutil import walk
+from ..core.astutil import statements, walk
+from .index import NodeIndex
 
 __all__ = ["tidy", "writes_in_place"]
 
@@ -148,7 +149,8 @@ def _add_at_parts(s, is_add_at):
 def _merge_add_at(block, is_add_at):
     """``b = add_at(b, g1, x, i)`` ... ``b = add_at(b, g2, x, i)`` -> one ``add_at(b, g1 + g2, x, i)``
     at the second place, when nothing between reads ``b`` or rebinds g1, x or i: one index
-    operation instead of two for the reads ``x[i] * x[i]``."""
+    operation instead of two for the reads ``x[i] * x[i]``.  Returns whether any merged."""
+    merged = False
     i = 0
     while i < len(block):
         first = _add_at_parts(block[i], is_add_at)
@@ -165,10 +167,12 @@ def _merge_add_at(block, is_add_at):
                     call.args[1] = ast.BinOp(g1, ast.Add(), call.args[1])
                     del block[i]
                     i -= 1
+                    merged = True
                     break
                 if target in _loads(block[j]) or _stores(block[j]) & pinned:
                     break
         i += 1
+    return merged
 
 
 def _coalesce_writes(fn, loops, is_setitem):
@@ -220,38 +224,42 @@ def _self_write(node, is_setitem):
         and v.args[0].id == node.targets[0].id and is_setitem(v.func)
 
 
-def tidy(fn, resolve):
+def tidy(fn, resolve, index=None):
     """Apply the rewrites to every block of the generated FunctionDef ``fn`` (in place);
     ``resolve`` maps a function expression of the generated code to its object.  One walk
-    finds what each rewrite could apply to; a rewrite with nothing to do costs nothing."""
+    (``index``, a NodeIndex the later passes go on using) finds what each rewrite could
+    apply to; a rewrite with nothing to do costs nothing."""
     def is_add_at(func):
         return resolve(func) is add_at
-    blocks, binops, loads_total = [fn.body], [], {}
+    index = NodeIndex() if index is None else index
+    blocks, loads_total = [fn.body], {}
+    for n in index.names(fn):
+        if n.ctx.__class__ is ast.Load:
+            loads_total[n.id] = loads_total.get(n.id, 0) + 1
     copies = negations = calls = False
-    for n in walk(fn):
+    for n in statements(fn):
         cls = n.__class__
-        if cls is ast.Name:
-            if n.ctx.__class__ is ast.Load:
-                loads_total[n.id] = loads_total.get(n.id, 0) + 1
-        elif cls is ast.BinOp:
-            binops.append(n)
-        elif cls in (ast.For, ast.While, ast.If):
-            blocks.append(n.body)
-            if n.orelse:
-                blocks.append(n.orelse)
-        elif cls is ast.Assign:
+        if cls is ast.Assign:
             v = n.value
             copies = copies or v.__class__ is ast.Name
             negations = negations or (v.__class__ is ast.UnaryOp and v.op.__class__ is ast.USub)
             calls = calls or (v.__class__ is ast.Call and len(v.args) == 4)
+        elif cls is ast.For or cls is ast.While or cls is ast.If:
+            blocks.append(n.body)
+            if n.orelse:
+                blocks.append(n.orelse)
+    binops = index.binops(fn)
+    merged = False
     for block in blocks:
         if copies:
             _drop_copy_back(block)
         if negations:
             _inline_negations(block, loads_total)
         if calls:
-            _merge_add_at(block, is_add_at)
+            merged = _merge_add_at(block, is_add_at) or merged
     _negated_products(binops)
+    if merged:             # an addend moved from one statement into another
+        index.forget()
     return fn
 
 
@@ -262,7 +270,7 @@ def writes_in_place(fn, resolve, ref):
     def is_setitem(func):
         return resolve(func) is setitem
     loops, writes = [], []
-    for n in walk(fn):
+    for n in statements(fn):
         if isinstance(n, (ast.For, ast.While)):
             loops.append(n)
         elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and len(n.value.args) == 3:

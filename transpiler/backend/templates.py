@@ -35,6 +35,44 @@ class Template:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]
         self.body = body
+        self._plans = {}
+
+    def plan(self, nargs, keywords):
+        """How a call with ``nargs`` positional arguments and these keyword names binds the
+        rule's parameters, as Python would bind them: [(parameter, kind, what)] with kind
+        "g", "ans", "arg" (what: the position), "keyword" (what: the name) or "default"
+        (what: the default as an AST); None when the call cannot be inlined (it does not
+        bind, the rule takes ``*args``/``**kwargs``, or a default is not a plain literal).
+        The same for every call site of the rule, so it is worked out once per shape."""
+        key = (nargs, keywords)
+        if key not in self._plans:
+            self._plans[key] = self._bind(nargs, keywords)
+        return self._plans[key]
+
+    def _bind(self, nargs, keywords):
+        placeholders = [object() for _ in range(nargs)]
+        kw_placeholders = {k: object() for k in keywords}
+        try:
+            bound = self.signature.bind("g", "ans", *placeholders, **kw_placeholders)
+        except TypeError:
+            return None
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in self.signature.parameters.values()):
+            return None
+        where = {id(p): ("arg", i) for i, p in enumerate(placeholders)}
+        where.update({id(p): ("keyword", k) for k, p in kw_placeholders.items()})
+        bound.apply_defaults()
+        plan = []
+        for i, (name, value) in enumerate(bound.arguments.items()):
+            if i < 2:
+                plan.append((name, "g" if i == 0 else "ans", None))
+            elif id(value) in where:
+                plan.append((name,) + where[id(value)])
+            else:
+                lit = literal(value)
+                if lit is None:
+                    return None
+                plan.append((name, "default", lit))
+        return plan
 
 
 def template(fn):
@@ -155,34 +193,23 @@ def instantiate(fn, ctx, g, ans, args, kwargs, drop_unbroadcast=False, index_par
     if getattr(fn, "call_by_name", False):     # a rule that must stay one call (see adjoint_helpers)
         return [], call_rule(fn, ctx, g, ans, args, kwargs)
     t = template(fn)
-    placeholders = [object() for _ in args]
-    kw_placeholders = {k: object() for k in kwargs}
-    try:
-        bound = t.signature.bind("g", "ans", *placeholders, **kw_placeholders)
-    except TypeError:
+    plan = t.plan(len(args), tuple(kwargs))
+    if plan is None:
         return [], call_rule(fn, ctx, g, ans, args, kwargs)
-    exprs = {id(p): a for p, a in zip(placeholders, args)}
-    exprs.update({id(kw_placeholders[k]): v for k, v in kwargs.items()})
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in t.signature.parameters.values()):
-        return [], call_rule(fn, ctx, g, ans, args, kwargs)
-    bound.apply_defaults()
     env = _Env()
     env.raw = {}
-    for i, (name, value) in enumerate(bound.arguments.items()):
-        if i == 0:
+    for name, kind, what in plan:
+        if kind == "g":
             env[name] = g
-        elif i == 1:
+        elif kind == "ans":
             env[name] = ans
-        elif id(value) in exprs:
-            env[name] = exprs[id(value)]
+        elif kind == "default":
+            env[name] = copy_ast(what)
+        else:
+            env[name] = args[what] if kind == "arg" else kwargs[what]
             if name in index_params:
                 env.raw[name] = env[name]
                 env[name] = as_value(env[name])
-        else:
-            lit = literal(value)
-            if lit is None:
-                return [], call_rule(fn, ctx, g, ans, args, kwargs)
-            env[name] = lit
     stmts = []
     try:
         result = _run(t.body, env, stmts, fn, ctx, drop_unbroadcast)

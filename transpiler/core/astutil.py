@@ -10,7 +10,7 @@ are shared too: Python's own parser shares them.
 
 import ast
 
-__all__ = ["copy_ast", "walk", "fix_locations", "variable_names"]
+__all__ = ["copy_ast", "walk", "collect", "statements", "fix_locations", "variable_names"]
 
 
 def copy_ast(node, _AST=ast.AST, _list=list):
@@ -49,14 +49,68 @@ def walk(node, _AST=ast.AST, _list=list):
         yield node
 
 
-def fix_locations(node):
+def collect(node, buckets, _AST=ast.AST, _list=list, _leaves=(ast.Name, ast.Constant)):
+    """The nodes under ``node`` (``node`` too) of the classes ``buckets`` maps to an index:
+    a list per index, each in ``walk``'s order.  One pass that skips what cannot matter
+    (a name's or a constant's insides, ``Load``, ``Add``), for passes that look for a few
+    kinds of node in a whole generated function."""
+    out = [[] for _ in range(max(buckets.values()) + 1)]
+    todo = [node]
+    append = todo.append
+    get = buckets.get
+    for n in todo:
+        cls = n.__class__
+        k = get(cls)
+        if k is not None:
+            out[k].append(n)
+        if cls in _leaves:
+            continue
+        for name in cls._fields:
+            v = getattr(n, name, None)
+            if v.__class__ is _list:
+                for x in v:
+                    if isinstance(x, _AST) and (x._fields or x.__class__ in buckets):
+                        append(x)
+            elif isinstance(v, _AST) and (v._fields or v.__class__ in buckets):
+                append(v)
+    return out
+
+
+_BLOCK_ITEMS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def statements(node):
+    """The statements under ``node`` (``node`` itself too), in ``walk``'s order, without visiting
+    a single expression: a pass that looks only at statements need not walk every name."""
+    todo = [node]
+    append = todo.append
+    for n in todo:
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if v.__class__ is list:
+                for x in v:
+                    if isinstance(x, _BLOCK_ITEMS):
+                        append(x)
+    return [n for n in todo if isinstance(n, ast.stmt)]
+
+
+def fix_locations(node, names=None, _AST=ast.AST, _list=list, _Name=ast.Name):
     """``ast.fix_missing_locations`` without recursion: a node without a location takes its
-    parent's (the same result, for the generated functions the transformer builds)."""
+    parent's (the same result, for the generated functions the transformer builds).
+
+    ``names``: a list to which the ``Name`` nodes are appended (in source order), for a
+    caller that needs them next (codegen.free_names) and so saves another walk.
+
+    Depth first: a node's children are near it in memory (they were made with it), so on a
+    function too large for the processor's caches this is faster than breadth first."""
     todo = [(node, 1, 0, 1, 0)]
     pop, push = todo.pop, todo.append
     while todo:
         n, lineno, col, end_lineno, end_col = pop()
-        if "lineno" in n._attributes:
+        cls = n.__class__
+        if names is not None and cls is _Name:
+            names.append(n)
+        if "lineno" in cls._attributes:
             v = getattr(n, "lineno", None)
             if v is None:
                 n.lineno = lineno
@@ -77,13 +131,13 @@ def fix_locations(node):
                 n.end_col_offset = end_col
             else:
                 end_col = v
-        for name in n._fields:
+        for name in reversed(cls._fields):
             v = getattr(n, name, None)
-            if v.__class__ is list:
+            if v.__class__ is _list:
                 for x in reversed(v):
-                    if isinstance(x, ast.AST):
+                    if isinstance(x, _AST):
                         push((x, lineno, col, end_lineno, end_col))
-            elif isinstance(v, ast.AST):
+            elif isinstance(v, _AST):
                 push((v, lineno, col, end_lineno, end_col))
     return node
 

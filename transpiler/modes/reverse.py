@@ -40,6 +40,7 @@ class Reverse(ControlFlow, StatementAdjoints):
         self.last_src = None
         self.here = None          # (reuse.Available of the block, index of the statement)
         self._resolve = None
+        self.located = True
 
     def adj(self, name):
         if name not in self.adjoints:
@@ -111,7 +112,7 @@ class Reverse(ControlFlow, StatementAdjoints):
         else:
             args.args.append(seed_arg)
             args.defaults.append(sw.seed_default)
-        return function_def(self.name, args, stmts, self.core.lineno)
+        return function_def(self.name, args, stmts, self.core.lineno, self.located)
 
     def sweeps(self):
         """The two sweeps as separate statement lists (``run`` joins them; split.py does not).
@@ -208,20 +209,23 @@ class Reverse(ControlFlow, StatementAdjoints):
         return self._indexed
 
 
-def function_def(name, args, body, lineno):
-    """A located FunctionDef (``type_params`` on Python 3.12+)."""
+def function_def(name, args, body, lineno, located=True):
+    """A FunctionDef (``type_params`` on Python 3.12+), located unless ``located`` is false."""
     fn = ast.FunctionDef(name, args, body, [], None)
     if "type_params" in ast.FunctionDef._fields:
         fn.type_params = []
     fn.lineno = lineno
     fn.col_offset = 0
-    return fix_locations(fn)
+    return fix_locations(fn) if located else fn
 
 
-def reverse(ctx, core, info, wrt, preserve_result, name, seed_name, memory_budget=None):
+def reverse(ctx, core, info, wrt, preserve_result, name, seed_name, memory_budget=None, located=True):
     """The gradient FunctionDef ``name(params..., seed_name=...)`` for core function ``core``;
-    with ``memory_budget`` (bytes), loops are checkpointed (checkpoint.py)."""
+    with ``memory_budget`` (bytes), loops are checkpointed (checkpoint.py).  ``located=False``
+    leaves the generated nodes' locations unset, for a caller that optimizes the function
+    next (optimize sets them at its end; a walk over the whole function saved)."""
     rev = Reverse(ctx, core, info, wrt, preserve_result, name, seed_name)
     rev.memory_budget = memory_budget
+    rev.located = located
     return rev.run()
 
