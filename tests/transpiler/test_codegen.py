@@ -72,3 +72,14 @@ def test_transform_leaves_the_garbage_collector_as_it_found_it(enabled):
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def _non_ascii_line(x):
+    y = x * len("é ü ß")  # a trailing comment
+    return np.sin(y)
+
+
+def test_comment_of_a_line_with_non_ascii_text_is_the_statement():
+    """The AST's columns count UTF-8 bytes: sliced as characters, the comment ran into the user's `#`."""
+    source = transform(_non_ascii_line).source
+    assert '    # grad of: y = x * len("é ü ß")\n' in source

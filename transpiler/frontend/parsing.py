@@ -89,8 +89,8 @@ class Parsed:
             return ""
         text = " ".join(self.line(i).strip() for i in range(first, (last or first) + 1))
         if first == last and getattr(node, "end_col_offset", None) is not None:
-            raw = self.line(first)
-            text = raw[node.col_offset:node.end_col_offset].strip() or text
+            raw = self.line(first).encode()      # the AST's columns count UTF-8 bytes
+            text = raw[node.col_offset:node.end_col_offset].decode(errors="replace").strip() or text
         return " ".join(text.split())
 
 
