@@ -78,10 +78,10 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     ctx.memory_budget = memory_budget        # callees are generated with the same budget
+    ctx.arrays = signature.split_arrays(floats)      # ndim of each argument: backend/shapes.py, aliasing.py
     core = normalize(ctx)
     outputs = output_names(core)
     pyfloats, elements = signature.split_floats(floats)
-    ctx.arrays = signature.split_arrays(floats)      # ndim of each argument: backend/shapes.py
     if elements:
         _floats.share_element_reads(core, elements)
     info = analyze(core, names, outputs, pyfloats, elements)

@@ -23,7 +23,8 @@ from .registry import define, nondifferentiable, primitive
 from .support import (CONTAINER_ARITHMETIC, Grads, _adds_by_slot, _length, _slots, broadcast_like,  # noqa: F401
                       is_basic_index, item_array, scatter_add, unbroadcast)
 
-__all__ = ["Grads", "setitem", "append_at", "concat", "repeat", "merge", "take", "keys_of", "slot", "zero_grad", "zeros_tree",
+__all__ = ["Grads", "setitem", "append_at", "concat", "repeat", "merge", "take", "assign_slice_", "keys_of", "slot",
+           "zero_grad", "zeros_tree",
            "spread", "total", "restructure"]
 
 
@@ -90,6 +91,8 @@ def zero_grad(x):
 
 def zeros_tree(x):
     """A zero derivative shaped like ``x`` (arrays, numbers, and lists/tuples/dicts of them)."""
+    if isinstance(x, Grads):            # a sparse cotangent: its missing slots read as zero too
+        return zero_grad(x)
     if isinstance(x, dict):
         return {k: zeros_tree(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
@@ -413,6 +416,127 @@ define(take, vjp=(take_vjp, None, None, None), jvp=(take_jvp, None, None, None))
 take.linear_in = (0,)
 define(take_part, vjp=(take_part_vjp_g, None, None, None, None), jvp=(take_part_jvp_g, None, None, None, None))
 
+
+# --- `x[i:j:k] = v` where x may be a list (a slice assignment may change its length) ----------
+
+@primitive
+def assign_slice_(x, start, stop, step, v):
+    """``x[start:stop:step] = v`` as a new value: on a list Python's slice assignment (the list may
+    grow or shrink), on an array ``setitem`` (the front end writes slice assignments to names that
+    may hold lists as this call)."""
+    if isinstance(x, list):
+        out = list(x)
+        out[start:stop:step] = v
+        return out
+    return setitem(x, slice(start, stop, step), v)
+
+
+def end_of_list_(lst):
+    """``len(lst)`` where ``lst.extend(items)`` is written ``lst[len(lst):] = items``."""
+    if not isinstance(lst, list):
+        raise TypeError(f"adjoin took `.extend(...)` here for a list's, but it is called on a {type(lst).__name__}")
+    return len(lst)
+
+
+nondifferentiable(end_of_list_)
+
+
+def _splice_map(n, start, stop, step, m):
+    """Where the items of ``x[start:stop:step] = v`` come from, for a list ``x`` of length ``n`` and
+    ``m`` new items: ``(kept, placed, total)``, pairs (position in x, position in the result) and
+    (position in v, position in the result), and the result's length."""
+    lo, hi, by = slice(start, stop, step).indices(n)
+    if by != 1:                        # an extended slice: the same positions, written in place
+        written = range(n)[start:stop:step]
+        return [(i, i) for i in range(n) if i not in written], list(zip(range(m), written)), n
+    hi = max(hi, lo)
+    kept = [(i, i) for i in range(lo)] + [(i, i - (hi - lo) + m) for i in range(hi, n)]
+    return kept, [(r, lo + r) for r in range(m)], n - (hi - lo) + m
+
+
+def _positions_of(g, total):
+    out = {}
+    for key, value in _slots(g):
+        if not isinstance(key, (int, np.integer)) or isinstance(key, bool):
+            raise TypeError(f"the derivative of a list has a slot {key!r} that is not a position")
+        out[int(key) + total if key < 0 else int(key)] = value
+    return out
+
+
+@primitive
+def slice_part(g, x, start, stop, step, v, right):
+    """The cotangent of ``x`` (or, ``right``, of the new items ``v``) in ``x[start:stop:step] = v``,
+    from the cotangent ``g`` of the result: for a list the slots its items moved to (rows of one
+    array when ``v`` is an array), for an array the slice (``right``) or the rest."""
+    if not isinstance(x, list):
+        idx = slice(start, stop, step)
+        return unbroadcast(slot(g, idx, v), v) if right else setitem(g, idx, 0.0)
+    kept, placed, total = _splice_map(len(x), start, stop, step, len(v))
+    parts = _positions_of(g, total)
+    if right and not _is_seq(v):
+        return np.stack([parts[j] if j in parts else np.zeros_like(v[i]) for i, j in placed]).reshape(np.shape(v))
+    out = Grads({i: parts[j] for i, j in (placed if right else kept) if j in parts})
+    out.length = len(v) if right else len(x)
+    return out
+
+
+@primitive
+def slice_back(h, x, start, stop, step, v, right):
+    """The transpose of ``slice_part``: cotangent ``h`` of ``x`` (or ``v``) put back where its
+    items are in the result."""
+    if not isinstance(x, list):
+        idx = slice(start, stop, step)
+        if not right:
+            return setitem(h, idx, 0.0)
+        out = np.zeros(np.shape(x), dtype=np.result_type(x, h))
+        out[idx] = h
+        return out
+    kept, placed, total = _splice_map(len(x), start, stop, step, len(v))
+    parts = dict(enumerate(h)) if right and not _is_seq(v) else _positions_of(h, len(v) if right else len(x))
+    out = Grads({j: parts[i] for i, j in (placed if right else kept) if i in parts})
+    out.length = total
+    return out
+
+
+def assign_slice_vjp_x(g, ans, x, start, stop, step, v):
+    return slice_part(g, x, start, stop, step, v, False)
+
+
+def assign_slice_vjp_v(g, ans, x, start, stop, step, v):
+    return slice_part(g, x, start, stop, step, v, True)
+
+
+def assign_slice_jvp_x(t, ans, x, start, stop, step, v):
+    return assign_slice_(t, start, stop, step, zeros_tree(v))
+
+
+def assign_slice_jvp_v(t, ans, x, start, stop, step, v):
+    return assign_slice_(zeros_tree(x), start, stop, step, t)
+
+
+def slice_part_vjp_g(h, ans, g, x, start, stop, step, v, right):
+    return slice_back(h, x, start, stop, step, v, right)
+
+
+def slice_part_jvp_g(t, ans, g, x, start, stop, step, v, right):
+    return slice_part(t, x, start, stop, step, v, right)
+
+
+def slice_back_vjp_h(k, ans, h, x, start, stop, step, v, right):
+    return slice_part(k, x, start, stop, step, v, right)
+
+
+def slice_back_jvp_h(t, ans, h, x, start, stop, step, v, right):
+    return slice_back(t, x, start, stop, step, v, right)
+
+
+define(assign_slice_, vjp=(assign_slice_vjp_x, None, None, None, assign_slice_vjp_v),
+       jvp=(assign_slice_jvp_x, None, None, None, assign_slice_jvp_v))
+assign_slice_.linear_in = (0, 4)
+_NONE6 = (None,) * 6
+define(slice_part, vjp=(slice_part_vjp_g,) + _NONE6, jvp=(slice_part_jvp_g,) + _NONE6)
+define(slice_back, vjp=(slice_back_vjp_h,) + _NONE6, jvp=(slice_back_jvp_h,) + _NONE6)
+slice_part.linear_in = slice_back.linear_in = (0,)
 
 # --- `a | b` on dicts -------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .registry import define
 from .containers import setitem, setitem_jvp_v, setitem_jvp_x, setitem_vjp_v, setitem_vjp_x
-from .support import is_basic_index, scatter_add
+from .support import is_basic_index, scatter_add, slot_of
 
 __all__ = ["add_at", "set_at"]
 
@@ -67,7 +67,7 @@ def add_at_vjp_out(g, ans, out, gin, x, idx):
 
 
 def add_at_vjp_g(g, ans, out, gin, x, idx):
-    return g[idx]
+    return g[slot_of(x, idx)]
 
 
 def add_at_jvp_out(t, ans, out, gin, x, idx):

@@ -8,7 +8,7 @@ output, so they must depend on numpy alone.
 
 import numpy as np
 
-from .registry import define, primitive
+from .registry import define, nondifferentiable, primitive
 
 
 def shape_of(x):
@@ -163,7 +163,25 @@ def _is_array_items(x):
 
 
 def scatter_add_vjp(g, ans, gin, x, idx):
-    return g[idx]
+    return g[slot_of(x, idx)]
+
+
+def slot_of(x, idx):
+    """The slot ``scatter_add(g, x, idx)`` fills: a negative index of a list or tuple counted from
+    the end of ``x`` itself, not from the end of a cotangent read at it (that of a list grown
+    after the read is longer: ``l = a + b; l.append(v); l[-1]`` differentiated twice)."""
+    if not isinstance(x, (list, tuple)):
+        return idx
+    if isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) and idx < 0:
+        return int(idx) + len(x)
+    if isinstance(idx, slice):
+        raise NotImplementedError("second derivatives through a slice of a list that adjoin did not see "
+                                  "made (an argument's `l[1:]`) are not supported; pass the slice, or "
+                                  "make the list in the function that slices it")
+    return idx
+
+
+nondifferentiable(slot_of)
 
 
 def scatter_add_jvp(t, ans, gin, x, idx):
@@ -354,7 +372,11 @@ def _container_slot(x, idx):
 
 
 def scatter_into_container(g, x, idx):
-    """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx``."""
+    """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx`` (for a
+    slice, ``g``'s slots at the positions the slice took: ``l[1:]`` of a list passed in)."""
+    if isinstance(x, (list, tuple)) and isinstance(idx, slice):
+        from .containers import take_part
+        return take_part(g, x, idx.start, idx.stop, idx.step)
     out = Grads({_container_slot(x, idx): g})
     out.length = _length(x)
     return out

@@ -190,3 +190,30 @@ def test_dict_keys_are_read_through_keys_of():
     """The keys of ``for k, v in d.items()`` carry no derivative, in the gradient's own code too."""
     source = grad(dict_of_items).source
     assert "keys_of(" in source and "list(" not in source
+
+
+# --- x[i:j:k] = v (assign_slice_): slice_part and slice_back are each other's transposes ------
+
+def test_slice_parts_are_transposes():
+    """<slice_part(g), h> == <g, slice_back(h)> for lists (grown, shrunk, extended slices, the
+    items of an array) and arrays: the rules second derivatives of slice writes read."""
+    from runtime.rules.containers import assign_slice_, slice_back, slice_part
+    x = [rng.normal(size=2) for _ in range(5)]
+    for bounds, v in [((1, 3, None), [rng.normal(size=2) for _ in range(3)]),     # grows by one
+                      ((None, -1, None), [rng.normal(size=2)]),                   # shrinks by three
+                      ((4, 1, None), [rng.normal(size=2)]),                       # an insertion at 4
+                      ((None, None, -2), [rng.normal(size=2) for _ in range(3)]),  # extended: in place
+                      ((1, None, None), rng.normal(size=(2, 2)))]:                # an array's rows
+        total = len(assign_slice_(x, *bounds, v))
+        g = Grads({i: rng.normal(size=2) for i in range(total) if i != 1})
+        g.length = total
+        for right, like in ((False, x), (True, v)):
+            h = rng.normal(size=np.shape(v)) if right and isinstance(v, np.ndarray) else \
+                item_array([rng.normal(size=2) for _ in like])
+            assert_close(_dot(slice_part(g, x, *bounds, v, right), h),
+                         _dot(g, slice_back(h, x, *bounds, v, right)), 1e-12, 1e-12)
+    a, v = rng.normal(size=(5, 2)), rng.normal(size=(2,))
+    g = rng.normal(size=(5, 2))
+    for right, h in ((False, rng.normal(size=(5, 2))), (True, rng.normal(size=(2,)))):
+        assert_close(_dot(slice_part(g, a, 1, 3, None, v, right), h),
+                     _dot(g, slice_back(h, a, 1, 3, None, v, right)), 1e-12, 1e-12)

@@ -109,3 +109,61 @@ def test_integer_math_is_not_differentiated():
         return x * n
 
     assert differentiate(f).grad(2.5) == 2.0
+
+
+# --- sets of differentiable values: what is wrong and what to write instead ----------------
+
+def set_display(x):
+    s = {x, x * 2.0}
+    return sum(s)
+
+
+def set_call(x):
+    s = set([x, x * 2.0])
+    return sum(s)
+
+
+def frozenset_call(x):
+    s = frozenset([x, x * 2.0])
+    return sum(s)
+
+
+def set_comprehension(x):
+    s = {v * 2.0 for v in [x, x * x]}
+    return sum(s)
+
+
+def set_add(x):
+    s = set()
+    s.add(x)
+    return sum(s)
+
+
+@pytest.mark.parametrize("fn,words,line", [
+    (set_display, "a set cannot hold differentiable values", "s = {x, x * 2.0}"),
+    (set_call, "a set cannot hold differentiable values", "s = set([x, x * 2.0])"),
+    (frozenset_call, "a set cannot hold differentiable values", "s = frozenset([x, x * 2.0])"),
+    (set_comprehension, "set comprehensions are not supported", "s = {v * 2.0 for v in [x, x * x]}"),
+    (set_add, "changes the set `s` in place", "s.add(x)"),
+], ids=lambda v: getattr(v, "__name__", "")[:0] or None)
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_sets_of_differentiable_values_say_why_and_what_instead(fn, words, line, mode):
+    with pytest.raises(TranspileError) as info:
+        differentiate(fn, mode=mode)
+    err = info.value
+    assert words in str(err) and err.filename == __file__ and err.text.strip() == line
+    assert err.lineno == fn.__code__.co_firstlineno + (2 if fn is set_add else 1)
+    assert "list" in err.hint                   # what to write instead
+    assert "derivative rule" not in str(err)    # not an invitation to define a rule for set()
+
+
+def set_of_plain_numbers(x):
+    s = {1.0, 2.0, 2.0}
+    total = 0.0
+    for v in s:
+        total = total + v * x
+    return total
+
+
+def test_a_set_of_plain_numbers_still_works():
+    assert differentiate(set_of_plain_numbers).grad(0.5) == 3.0

@@ -1075,6 +1075,187 @@ def nested_array_literal_of_rows(x):
     return np.sum(np.array([rows, rows]) ** 3) + rows[0][1]
 
 
+# --- reversed() of dicts, slice writes into lists, lists passed to and from callees -----------
+def rv_dict(x):
+    d = {"a": x[0], "b": x[1] * 2.0, "c": np.sin(x[2])}
+    s = 0.0
+    for k in reversed(d):
+        s = s * x[3] + d[k]
+    return s * s
+
+
+def rv_dict_items(x):
+    d = {"a": x[0], "bb": x[1] * x[2]}
+    d["ccc"] = np.cos(x[3])
+    s = 0.0
+    for k, v in reversed(d.items()):
+        s = s * x[0] + v * len(k)
+    return s * s
+
+
+def rv_dict_values_enumerate(x):
+    d = {"p": x[0] * x[1], "q": x[2], "r": x[3] ** 2}
+    s = 0.0
+    for i, k in enumerate(reversed(d)):
+        s = s + d[k] * (i + 1.0) * x[i]
+    for v in reversed(d.values()):
+        s = s * 0.5 + v
+    return s
+
+
+def rv_zip_dict_and_list(x):
+    d = {"p": x[0], "q": x[1] * 3.0}
+    s = 0.0
+    for a, b in zip(reversed(d), [x[2], x[3]]):
+        s = s + d[a] * b
+    return s
+
+
+def rv_enumerate_and_zip_views(x):
+    d = {"a": x[0], "bb": x[1] * x[2], "c": np.cos(x[3])}
+    s = 0.0
+    for i, (k, v) in enumerate(d.items()):
+        s = s + v * (i + len(k))
+    for v, k in zip(d.values(), reversed(d.keys())):
+        s = s * 0.5 + v * d[k]
+    for i, kv in enumerate(reversed(d.items()), 1):
+        s = s + kv[1] * i
+    return s
+
+
+def _three_list(x):
+    return [x[0], x[1] * 2.0, np.sin(x[2])]
+
+
+def sl_callee_list(x):
+    l = _three_list(x)
+    l[1:] = [x[3] * x[0], x[1], np.exp(x[2])]        # grows by one
+    return l[0] * l[1] + l[2] * l[3] + l[-1]
+
+
+def sl_grow_then_write_last(x):
+    l = [x[0], x[1]]
+    l[1:1] = [x[2], x[3] ** 2]                        # an insertion
+    l[-1] = l[-1] * x[0]
+    return l[0] + l[1] * l[2] + l[3]
+
+
+def sl_shrink(x):
+    l = [x[0], x[1], x[2], x[3]]
+    l[:3] = [x[0] * x[1]]
+    l.append(x[2] * 2.0)
+    return l[0] * l[1] + l[-1]
+
+
+def sl_extended_slice(x):
+    l = [x[0], x[1], x[2], x[3]]
+    l[::2] = [x[1] * 2.0, np.cos(x[3])]
+    return l[0] * l[1] + l[2] * l[3]
+
+
+def sl_rows_of_an_array(x):
+    l = [x[0], x[1], x[2]]
+    l[1:] = x[2:] * x[0]                              # the array's items
+    return l[0] * l[1] + l[2] ** 2
+
+
+def sl_array_copy(x):
+    y = x.copy()
+    y[1:3] = y[:2] * x[3]
+    return np.sum(y ** 2)
+
+
+def sl_in_loop(x):
+    l = [x[0]]
+    for i in range(1, 4):
+        l[i:] = [l[-1] * x[i], x[i]]
+    return l[0] + l[1] * l[-1] + len(l)
+
+
+def _joined(xs, ys):
+    zs = xs + ys
+    return zs[0] * zs[-1] + zs[1]
+
+
+def cl_join_list_arguments(x):
+    xs, ys = [x[0], x[1] * 2.0], [np.sin(x[2]), x[3]]
+    return _joined(xs, ys)
+
+
+def _cube_value(value):
+    out = value
+    for _ in range(2):
+        out = out * value
+    return out
+
+
+def _same(lst):
+    return lst
+
+
+def cl_list_literal_through_identity(x):
+    l = [x[0] * x[1], x[2]]
+    m = _same(l)                                      # l itself: `2 * m` repeats a list
+    return sum(2 * m) * m[0] + _same([x[3], x[0]])[0]
+
+
+def cl_looped_callee_param_named_value(x):
+    return np.sum(_cube_value(x) * x[0])
+
+
+def cl_unstack_in_callee(x):
+    a, b = tf.unstack(tf.reshape(x, (2, 2)))
+    return tf.reduce_sum(a * b + tf.sin(a))
+
+
+def li_extend_by_names(x):
+    l = [x[0]]
+    more = [x[1] * x[2], np.sin(x[3])]
+    l.extend(more)
+    l.extend(x[2:] * x[0])                            # an array's items
+    for v in more:
+        l.extend([v * v])
+    return l[0] * l[1] + l[2] * l[-1] + l[3] * l[4]
+
+
+def di_update_from_names(x):
+    a = {"p": x[0], "q": x[1]}
+    b = {"q": x[2] * 2.0, "r": x[3]}
+    a.update(b)
+    a.update([("s", x[0] * x[1])])
+    return a["p"] * a["q"] + a["r"] * a["s"]
+
+
+def li_extend_then_write_the_source(x):
+    m = [x[0] * 2.0, x[1]]
+    l = [x[2]]
+    l.extend(m)                                       # copies m's items: m stays its own list
+    m[0] = x[3]
+    base = {"w": x[0], "b": x[1]}
+    upd = {"w": base["w"] * x[2]}
+    base.update(upd)
+    upd["w"] = x[3] * 3.0
+    return l[1] * m[0] + l[2] + base["w"] * upd["w"] + base["b"]
+
+
+def li_join_append_read_last(x):
+    more = [x[1], np.sin(x[3])]
+    l = [x[0]] + more
+    l.append(more[1] * more[1])
+    return l[2] * l[-1]                               # grad(grad) read l[-1] at slot 2, not 3
+
+
+ERRORS5_CASES = [
+    (li_join_append_read_last, (V,), 0), (li_extend_then_write_the_source, (V,), 0),
+    (li_extend_by_names, (V,), 0), (di_update_from_names, (V,), 0),
+    (rv_dict, (V,), 0), (rv_dict_items, (V,), 0), (rv_dict_values_enumerate, (V,), 0),
+    (rv_zip_dict_and_list, (V,), 0), (rv_enumerate_and_zip_views, (V,), 0), (sl_callee_list, (V,), 0), (sl_grow_then_write_last, (V,), 0),
+    (sl_shrink, (V,), 0), (sl_extended_slice, (V,), 0), (sl_rows_of_an_array, (V,), 0), (sl_array_copy, (V,), 0),
+    (sl_in_loop, (V,), 0), (cl_join_list_arguments, (V,), 0), (cl_list_literal_through_identity, (V,), 0), (cl_looped_callee_param_named_value, (V,), 0),
+    (cl_unstack_in_callee, (V,), 0),
+]
+
+
 if sys.version_info >= (3, 10):
     from tests.transpiler.everyday_match import MATCH_CASES
 else:  # pragma: no cover - match needs Python 3.10
@@ -1129,7 +1310,7 @@ CASES = [
     (mix_zip_dict, (V,), 0), (mix_extend_then_sum, (V,), 0), (mix_reversed_enumerate, (V,), 0),
     (mix_tuple_splat_user, (V,), 0), (mix_nested_max_min, (V,), 0), (mix_pow_mod_free, (V,), 0),
     (mix_setdefault_loop, (V,), 0), (mix_dict_update_loop, (V,), 0),
-] + MATCH_CASES
+] + ERRORS5_CASES + MATCH_CASES
 
 
 # Not supported yet: each is refused with a TranspileError located at its own line (never an

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from runtime.rules.containers import append_at, concat, keys_of, merge, repeat, setitem, take
+from runtime.rules.containers import append_at, assign_slice_, concat, keys_of, merge, repeat, setitem, take
 
 from ..core.astutil import variable_names as _names, walk
 from ..core.callables import user_function
@@ -292,6 +292,30 @@ def _returns(fn, kinds):
     return _RETURNS[key]
 
 
+def _returned_parameter(fn):
+    """The position of the parameter user function ``fn`` returns on every path (``def ident(l):
+    return l``: the caller's argument itself), or None."""
+    callee = user_function(fn) if fn is not None else None
+    if callee is None or hasattr(callee[0], "__wrapped__") or callee[1] is not None:
+        return None
+    key = (getattr(callee[0], "__code__", None), "parameter")
+    if key not in _RETURNS:
+        tree = function_tree(callee[0])
+        _RETURNS[key] = None if tree is None else _parameter_returned(tree)
+    return _RETURNS[key]
+
+
+def _parameter_returned(tree):
+    params = [a.arg for a in tree.args.posonlyargs + tree.args.args]
+    returns = [n.value for n in ast.walk(tree) if isinstance(n, ast.Return)]
+    names = {v.id for v in returns if isinstance(v, ast.Name)}
+    if len(names) != 1 or not all(isinstance(v, ast.Name) for v in returns):
+        return None
+    name = names.pop()
+    rebound = any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in ast.walk(tree))
+    return params.index(name) if name in params and not rebound else None
+
+
 def _tree_returns(tree, kinds):
     nodes = tuple(k for k in kinds if isinstance(k, type))
 
@@ -335,9 +359,12 @@ def _containers(assigns):
 
     def makes(value):
         fn = prim(value)
-        if seq(value) or fn in _MAKES_SEQUENCE or fn is setitem and seq(value.args[0]) \
+        if seq(value) or fn in _MAKES_SEQUENCE or fn in (setitem, assign_slice_) and seq(value.args[0]) \
                 or fn is concat and any(seq(a) for a in value.args) or _returns(fn, _SEQUENCE_NODES):
             return True
+        k = _returned_parameter(fn)
+        if k is not None and k < len(value.args) and seq(value.args[k]):
+            return True             # `m = ident(l)`: l itself
         if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
             if isinstance(value.slice, ast.Slice):
                 return seq(value.value)
@@ -433,6 +460,14 @@ def sequence_operators(core, ctx):
             numbers.append(_numeric(definitions, seqs))
         return numbers[0]
 
+    # parameters whose type the variant was not specialised on (analysis/signature.split_arrays)
+    params = {a.arg for a in core.args.posonlyargs + core.args.args + core.args.kwonlyargs} \
+        - set(getattr(ctx, "arrays", None) or ())
+
+    def unknown(*nodes):
+        ids = {getattr(n, "id", None) for n in nodes}
+        return ids <= params and not ids & numeric()
+
     for s in assigns:
         v = s.value
         if isinstance(v, ast.Subscript) and isinstance(v.slice, ast.Slice) and known(v.value, seqs, ()):
@@ -446,6 +481,8 @@ def sequence_operators(core, ctx):
         if isinstance(v.op, ast.Add) and isinstance(v.left, ast.Name) and isinstance(v.right, ast.Name) \
                 and v.left.id == v.right.id and v.left.id not in numeric():
             seq_left = True         # `p + p` of an argument: the reverse sweep would take both for one array
+        if isinstance(v.op, ast.Add) and unknown(v.left, v.right):
+            seq_left = True         # `xs + ys` of arguments that may be lists: joined, or added (concat does both)
         if isinstance(v.op, ast.Add) and (seq_left or seq_right):
             fn, args = concat, [v.left, v.right]
         elif isinstance(v.op, ast.Mult) and (seq_left or seq_right):

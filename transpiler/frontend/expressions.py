@@ -25,7 +25,7 @@ _UNSUPPORTED_EXPR = {
                  "called, or passed to `map`, `filter`, `sorted`, `max`, `min` or to a plain function "
                  "defined in this module (without a closure)",
                  "define a module-level function for it and call that function directly"),
-    ast.SetComp: ("set comprehensions are not supported", "compute the set outside the function"),
+    ast.SetComp: structures.SET_COMPREHENSION,
     ast.NamedExpr: ("assignment expressions (:=) are not supported", "use a separate assignment"),
     ast.Await: ("await is not supported", "differentiate a synchronous function"),
     ast.Yield: ("generators (`yield`) cannot be differentiated", "return a value (or a list of values) "

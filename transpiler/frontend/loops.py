@@ -167,55 +167,81 @@ class Loops:
                 start = it.args[1] if len(it.args) > 1 else (it.keywords[0].value if it.keywords else ast.Constant(0))
             else:
                 seqs, start = it.args, None
-            seqs = [self.unreversed(sq) for sq in seqs]
-            names = [self.ctx.namer.claim("seq") for _ in seqs]
-            setup = [_assign(nm, sq, loc) for nm, sq in zip(names, seqs)]
-            for i, (nm, sq) in enumerate(zip(names, seqs)):
-                if isinstance(sq, ast.Name) and self.may_be_dict(sq.id):
-                    # enumerate(d), zip(d, ..) walk a dict's keys (as `for k in d` below)
-                    keys = _mk(ast.Call(load("list"), [load(sq.id)], []), loc)
-                    keys._keys_of = True
-                    test = _mk(ast.Call(load("isinstance"), [load(sq.id), load("dict")], []), loc)
-                    setup[i] = _mk(ast.If(test, [_assign(nm, keys, loc)], [setup[i]]), loc)
+            names, setup, getters = [], [], []
+            for sq in seqs:
+                inner = self.reversed_argument(sq)
+                view = structures.dict_view(self, sq if inner is None else inner, loc, backwards=inner is not None)
+                if view is not None:        # enumerate(d.items()), zip(d.values(), ..)
+                    setup += view[0]
+                    names.append(view[1])
+                    getters.append(view[2])
+                    continue
+                nm = self.ctx.namer.claim("seq")
+                # enumerate(d), zip(d, ..) walk a dict's keys (as `for k in d` below)
+                setup += self.walked(nm, sq, (dict,), loc)
+                names.append(nm)
+                getters.append(lambda k, nm=nm: ast.Subscript(load(nm), load(k), ast.Load()))
             lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
             length = lens[0] if len(lens) == 1 else ast.Call(ast.Name("min", ast.Load()), lens, [])
             if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == (2 if fn is enumerate else len(seqs)):
                 def bind(k):
                     items = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
                              else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
-                    items += [ast.Subscript(load(nm), load(k), ast.Load()) for nm in names]
+                    items += [get(k) for get in getters]
                     return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items)]
                 return setup, _mk(length, loc), bind
             raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
                              "names in the for statement", target, "write `for i, x in ...`")
-        if isinstance(it, ast.Name) and self.version.get(it.id) in self.dicts:
+        inner = self.reversed_argument(it)
+        walked = it if inner is None else inner
+        if isinstance(walked, ast.Name) and self.version.get(walked.id) in self.dicts:
             # `for k in d` over a dict built here: its keys, as Python iterates it
-            it = _mk(ast.Call(ast.Attribute(ast.Name(it.id, ast.Load()), "keys", ast.Load()), [], []), it)
-        views = structures.dict_view_iteration(self, target, it, loc)
+            walked = _mk(ast.Call(ast.Attribute(ast.Name(walked.id, ast.Load()), "keys", ast.Load()), [], []), it)
+        views = structures.dict_view_iteration(self, target, walked, loc, backwards=inner is not None)
         if views is not None:
             return views
-        if fn is range:
-            name = self.ctx.namer.claim("seq")
-            return ([_assign(name, it, loc)], _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
-                    lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
-                                              ast.Subscript(load(name), load(k), ast.Load())), loc)])
-        it = self.unreversed(it)
-        if self.is_set(it, fn):
-            # a set is not indexable: walk list(s), which has the order `for v in s` has
-            it = _mk(ast.Call(load("list"), [it], []), loc)
         name = self.ctx.namer.claim("seq")
-        setup = [_assign(name, it, loc)]
-        if isinstance(it, ast.Name) and self.may_be_dict(it.id):
-            # `for k in d` walks a dict's keys; whether `d` (an argument...) is one is known when it runs
-            keys = _mk(ast.Call(load("list"), [load(it.id)], []), loc)
-            keys._keys_of = True
-            # (a set passed in is walked the same way: list(s), in its own order, no derivative)
-            test = _mk(ast.Call(load("isinstance"), [load(it.id), ast.Tuple([load("dict"), load("set"),
-                                                                             load("frozenset")], ast.Load())], []), loc)
-            setup = [_mk(ast.If(test, [_assign(name, keys, loc)], setup), loc)]
+        if fn is range:
+            setup = [_assign(name, it, loc)]
+        else:
+            # a set passed in is walked as list(s), in its own order, no derivative (a dict by its keys)
+            setup = self.walked(name, it, (dict, set, frozenset), loc)
         return (setup, _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                           ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def walked(self, name, it, unordered, loc):
+        """Statements binding ``name`` to an indexable sequence with the items ``for .. in it`` walks:
+        ``reversed(seq)`` as ``seq[::-1]``, a set as ``list(s)``, and a dict (or, for a name whose type
+        is known only when it runs, an instance of one of ``unordered``) as its keys, which no
+        derivative flows into."""
+        load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
+        inner = self.reversed_argument(it)
+        seq = it if inner is None else inner
+        backwards = (lambda e: e) if inner is None else \
+            (lambda e: _mk(ast.Subscript(e, ast.Slice(None, None, ast.Constant(-1)), ast.Load()), loc))
+        if inner is None and self.is_set(seq, self.called(seq)):
+            # a set is not indexable: walk list(s), which has the order `for v in s` has
+            seq = _mk(ast.Call(load("list"), [seq], []), loc)
+        plain = _assign(name, backwards(seq), loc)
+        if not (isinstance(seq, ast.Name) and self.may_be_dict(seq.id)):
+            return [plain]
+        keys = _mk(ast.Call(load("list"), [load(seq.id)], []), loc)
+        keys._keys_of = True
+        if inner is not None:
+            unordered = (dict,)           # reversed(d) walks the keys backwards; a set is not reversible
+        kinds = ast.Tuple([load(t.__name__) for t in unordered], ast.Load())
+        test = _mk(ast.Call(load("isinstance"), [load(seq.id), kinds], []), loc)
+        return [_mk(ast.If(test, [_assign(name, backwards(keys), loc)], [plain]), loc)]
+
+    def called(self, node):
+        """The function a call ``f(...)`` of a free name resolves to, or None."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.version:
+            try:
+                return self.resolve(node.func)
+            except Unresolved:
+                return None
+        return None
 
     def is_set(self, it, fn):
         """A set display, set comprehension, ``set(...)``/``frozenset(...)``, or a local name only
@@ -242,29 +268,28 @@ class Loops:
                 return True
         return current not in self.tuples
 
-    def unreversed(self, node):
-        """``reversed(seq)`` as ``seq[::-1]``: ranges, arrays and lists slice to something indexable."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.version \
-                and len(node.args) == 1 and not node.keywords:
-            try:
-                fn = self.resolve(node.func)
-            except Unresolved:
-                return node
-            if fn is reversed:
-                return _mk(ast.Subscript(node.args[0], ast.Slice(None, None, ast.Constant(-1)), ast.Load()), node)
-        return node
+    def reversed_argument(self, node):
+        """``seq`` when ``node`` is ``reversed(seq)`` (the builtin), else None."""
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+                and not isinstance(node.args[0], ast.Starred) and self.called(node) is reversed:
+            return node.args[0]
+        return None
 
     def _while_statement(self, s):
         if s.orelse:
             raise self.error("`while ... else` is handled by the restructuring step", s, "")
-        carried = self.enter_loop(s, s.body + [ast.Expr(s.test)])
+        test = s.test
+        if isinstance(test, ast.Name):
+            # `while l:` as `while bool(l):`, so that `cond = l` does not make the list a second name
+            test = _mk(ast.Call(ast.Name(self.ctx.ref(bool, "bool").id, ast.Load()), [test], []), test)
+        carried = self.enter_loop(s, s.body + [ast.Expr(test)])
         cond = self.ctx.namer.claim("cond")
-        self.assign(cond, self.expr(s.test), s.test)
+        self.assign(cond, self.expr(test), s.test)
         before = dict(self.version)
         saved_out, self.out = self.out, []
         self.block(s.body)
         saved_src, self.src = self.src, s
-        new = self.expr(s.test)
+        new = self.expr(test)
         st = self.make_assign(cond, new, s.test)
         st._backedge = True
         self.emit(st, s.test)

@@ -20,7 +20,9 @@ import ast
 import builtins
 import copy
 
-from runtime.rules.containers import append_at, keys_of, setitem
+import numpy as np
+
+from runtime.rules.containers import append_at, assign_slice_, end_of_list_, keys_of, merge, setitem
 
 from . import effects
 from . import sugar
@@ -29,7 +31,20 @@ from ..backend.templates import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
            "comprehension",
-           "dict_literal", "element_read", "special_call", "mutated_names", "dict_view_iteration", "indexed_names"]
+           "dict_literal", "element_read", "special_call", "mutated_names", "dict_view", "dict_view_iteration",
+           "indexed_names",
+           "SET_OF_VALUES", "SET_COMPREHENSION"]
+
+# a set of differentiable values: refused at its line (modes/reverse_statements.unknown), and
+# set comprehensions and `s.add(v)` always (frontend/expressions.py, method_statement)
+_SET_WHY = ("a set keeps no order and merges equal items (x and x * 1.0 become one), so no item has a "
+            "place its derivative could flow back from")
+_SET_HINT = ("use a list or tuple ([a, b]) and, to drop repeats, a dict keyed by something that is not "
+             "differentiated (dict(zip(names, values))); a set of plain numbers or strings can also be "
+             "built outside the differentiated function")
+SET_OF_VALUES = (f"a set cannot hold differentiable values here: {_SET_WHY}", _SET_HINT)
+SET_COMPREHENSION = (f"set comprehensions are not supported (and a set of differentiable values would not "
+                     f"be: {_SET_WHY})", _SET_HINT)
 
 _MUTATING = {"extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "sort",
              "reverse", "fill", "resize", "put", "itemset", "__setitem__", "__iadd__", "add", "discard"}
@@ -88,6 +103,17 @@ def _write(norm, user, current, index, value, loc):
     if not hasattr(norm, "writes"):
         norm.writes = {}
     norm.writes[current] = (user, loc)
+    if isinstance(index, ast.Slice) and current not in norm.dicts and not _only_arrays(norm, user):
+        # `l[1:] = items` may change a list's length: assign_slice_ models that (and on an array
+        # it is setitem), whatever made `l` (a literal, a callee, a comprehension)
+        bounds = [ast.Constant(None) if b is None else b for b in (index.lower, index.upper, index.step)]
+        new = norm.store(user)
+        norm.assign(new, _call(norm, assign_slice_, "assign_slice_", [ast.Name(current, ast.Load())] + bounds
+                               + [value], loc), loc)
+        if current in norm.lists:
+            norm.lists.add(new)
+        _stored(norm, value)
+        return
     if isinstance(value, ast.Name) and value.id in norm.tuples and current not in norm.dicts:
         # second derivatives of a list put into a list by index are not exact yet (grad(grad))
         raise norm.error(f"putting a list or tuple into `{user}` by index is not supported", loc,
@@ -127,6 +153,32 @@ def _write_position(norm, user, current, index, loc):
     return idx
 
 
+def _only_arrays(norm, user):
+    """Is every value the function binds to ``user`` made by a numpy function (so never a list)?"""
+    values = []
+    for n in ast.walk(norm.parsed.node):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+            n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)) else [n.optional_vars] \
+            if isinstance(n, ast.withitem) else []
+        for t in targets:
+            if t is None or not any(isinstance(m, ast.Name) and m.id == user for m in ast.walk(t)):
+                continue
+            if not (isinstance(n, ast.Assign) and isinstance(t, ast.Name)):
+                return False
+            values.append(n.value)
+
+    def numpy_call(v):
+        if not isinstance(v, ast.Call):
+            return False
+        try:
+            fn = norm.resolve(v.func)
+        except Exception:
+            return False
+        return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy")
+
+    return bool(values) and all(numpy_call(v) for v in values)
+
+
 def _grown(norm):
     """User names whose length may change in the function (``.append``, ``.insert``, ``.pop``,
     ``.extend``, ``+=``, ``del x[i]``), or that are returned (the caller may grow the list), and
@@ -139,6 +191,9 @@ def _grown(norm):
                 grown.add(n.func.value.id)
             elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                 grown.add(n.target.id)
+            elif isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice)
+                                                   and isinstance(t.value, ast.Name) for t in n.targets):
+                grown.update(t.value.id for t in n.targets if isinstance(t, ast.Subscript))   # l[1:] = items
             elif isinstance(n, ast.Delete):
                 grown.update(t.value.id for t in n.targets if isinstance(t, ast.Subscript)
                              and isinstance(t.value, ast.Name))
@@ -219,11 +274,38 @@ def method_statement(norm, s):
             and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
         _edit(norm, call, meth, user)
         return True
+    if meth in ("add", "discard", "update") and norm.is_set(call.func.value, None):
+        raise norm.error(f"`{user}.{meth}(...)` changes the set `{user}` in place, which adjoin cannot follow",
+                         call, "build a set of plain numbers or strings in one expression ({a, b}, set(items)); "
+                         "keep differentiable values in a list (.append(v)): a set merges equal items and "
+                         "keeps no order")
+    if meth in ("extend", "update") and len(call.args) == 1 and not call.keywords \
+            and not isinstance(call.args[0], ast.Starred):
+        _extend_or_update(norm, call, meth, user)
+        return True
     if meth in _MUTATING:
         raise norm.error(f"`{user}.{meth}(...)` changes `{user}` in place, which adjoin cannot follow", call,
                          "use `.append(v)` for lists, `d[k] = v` for dicts and `x[i] = v` for arrays, "
                          "or build a new value")
     return False
+
+
+def _extend_or_update(norm, call, meth, user):
+    """``l.extend(items)`` as ``l[len(l):] = items`` (``assign_slice_``) and ``d.update(other)`` as
+    ``d | dict(other)`` (``merge``): new versions whose derivatives put each item back in place."""
+    _, current = _local_base(norm, call.func.value, f"`{user}.{meth}(...)`")
+    value = norm.expr(call.args[0])
+    old = ast.Name(current, ast.Load())
+    if meth == "extend":
+        end = norm.temp(_call(norm, end_of_list_, "end_of_list_", [old], call), call)
+        new_value = _call(norm, assign_slice_, "assign_slice_",
+                          [copy.deepcopy(old), end, ast.Constant(None), ast.Constant(None), value], call)
+    else:
+        other = norm.temp(_call(norm, dict, "dict", [value], call), call)
+        new_value = _call(norm, merge, "merge", [copy.deepcopy(old), other], call)
+    new = norm.store(user)
+    norm.assign(new, new_value, call)
+    (norm.lists if meth == "extend" else norm.dicts).add(new)     # (the items are copied, not `value`)
 
 
 def _edit(norm, call, meth, user):
@@ -346,32 +428,50 @@ def mutated_names(stmts):
     return out
 
 
-def dict_view_iteration(norm, target, it, loc):
-    """``for k, v in d.items()`` (also ``.keys()``, ``.values()``): an index loop over the keys.
-
-    Returns (setup statements, length, k -> statements binding the target) or None.
-    """
+def dict_view(norm, it, loc, backwards=False):
+    """``d.items()`` / ``d.keys()`` / ``d.values()`` of a local dict walked by index: (setup
+    statements, the name of its keys' list, k -> the k-th item as an expression), or None.
+    The keys are ``keys_of(d)``, into which no derivative flows (last to first when ``backwards``:
+    ``reversed(d.items())``)."""
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args
             and not it.keywords and it.func.attr in ("items", "keys", "values")
             and isinstance(it.func.value, ast.Name) and it.func.value.id in norm.version):
         return None
     view = it.func.attr
-    if view == "items" and not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2):
-        raise norm.error("unpack the items of a dict into two names in the for statement", target,
-                         "write `for key, value in d.items()`")
     load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
     d, keys = norm.ctx.namer.claim("mapping"), norm.ctx.namer.claim("keys")
     listed = ast.Call(load("list"), [load(d)], [])
     listed._keys_of = True          # becomes keys_of(d): no derivative flows into the keys
+    if backwards:
+        listed = ast.Subscript(listed, ast.Slice(None, None, ast.Constant(-1)), ast.Load())
     setup = [sugar._mk(ast.Assign([ast.Name(d, ast.Store())], load(it.func.value.id)), loc),
              sugar._mk(ast.Assign([ast.Name(keys, ast.Store())], listed), loc)]
-    length = sugar._mk(ast.Call(load("len"), [load(keys)], []), loc)
 
-    def bind(k):
+    def item(k):
         key = ast.Subscript(load(keys), load(k), ast.Load())
         value = ast.Subscript(load(d), copy.deepcopy(key), ast.Load())
-        pairs = {"keys": [(target, key)], "values": [(target, value)],
-                 "items": list(zip(target.elts, [key, value])) if view == "items" else []}[view]
+        return {"keys": key, "values": value, "items": ast.Tuple([key, value], ast.Load())}[view]
+
+    return setup, keys, item
+
+
+def dict_view_iteration(norm, target, it, loc, backwards=False):
+    """``for k, v in d.items()`` (also ``.keys()``, ``.values()``): an index loop over the keys.
+
+    Returns (setup statements, length, k -> statements binding the target) or None.
+    """
+    parts = dict_view(norm, it, loc, backwards)
+    if parts is None:
+        return None
+    if it.func.attr == "items" and not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2):
+        raise norm.error("unpack the items of a dict into two names in the for statement", target,
+                         "write `for key, value in d.items()`")
+    setup, keys, item = parts
+    length = sugar._mk(ast.Call(ast.Name("len", ast.Load()), [ast.Name(keys, ast.Load())], []), loc)
+
+    def bind(k):
+        value = item(k)
+        pairs = list(zip(target.elts, value.elts)) if isinstance(value, ast.Tuple) else [(target, value)]
         return [sugar._mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in pairs]
 
     return setup, length, bind

@@ -163,9 +163,13 @@ def _make_pair(fn, wrt):
     seed = "bout"
     while seed in names:
         seed = "b" + seed
+    # so must the result's: `value = __callee(value)` saved tf.unstack's output as its input
+    result = "value"
+    while result in names:
+        result = "_" + result
     source = (f"def fwd_{label}({', '.join(params)}):\n"
-              f"    value = __callee({', '.join(passed)})\n"
-              f"    return value, ({saved})\n\n\n"
+              f"    {result} = __callee({', '.join(passed)})\n"
+              f"    return {result}, ({saved})\n\n\n"
               f"def bwd_{label}(saved, {seed}):\n"
               f"    {saved} = saved\n"
               f"    return __gradient({', '.join(held_args)}, {full.seed_name}={seed})\n")

@@ -88,9 +88,10 @@ def _call_parts(rev, op, s):
     func = node.func
     args, keywords = list(node.args), {k.arg: k.value for k in node.keywords}
     for a in list(args) + list(keywords.values()):
-        if isinstance(a, (ast.Tuple, ast.List)) and _active(info, a):
-            raise rev.ctx.error("a tuple or list of differentiable values is passed to a function", a,
-                                "pass the values as separate arguments")
+        if isinstance(a, (ast.Tuple, ast.List)) and any(not isinstance(e, (ast.Name, ast.Constant)) for e in a.elts) \
+                and _active(info, a):
+            raise rev.ctx.error("a nested tuple or list of differentiable values is passed to a function", node,
+                                "bind the inner list to a name first")
     active = [(i, a) for i, a in enumerate(args) if _active(info, a)]
     active += [(k, a) for k, a in keywords.items() if _active(info, a)]
     if static is None and getattr(node, "_method", None) is not None:
@@ -220,7 +221,18 @@ def reverse_call(rev, op, s, g, block, has):
 
 
 def _give(rev, block, has, atom, expr):
-    rev.contribute(block, has, atom.id, expr)
+    """The cotangent ``expr`` of argument ``atom``: a name's, or each item's of a list or tuple
+    literal (``g([a, b])``), slot by slot as for the literal's own statement."""
+    if isinstance(atom, ast.Name):
+        rev.contribute(block, has, atom.id, expr)
+        return
+    from runtime.rules.containers import slot
+    whole = rev.ctx.namer.temp("r")
+    block.append(ast.Assign([ast.Name(whole, ast.Store())], expr))
+    for j, e in enumerate(atom.elts):
+        if isinstance(e, ast.Name) and rev.info.needs_adjoint(e.id):
+            rev.contribute(block, has, e.id, ast.Call(rev.ctx.ref(slot, "slot"),
+                                                      [ast.Name(whole, ast.Load()), ast.Constant(j), e], []))
 
 
 def _item_key(target, i):

@@ -16,6 +16,7 @@ from runtime.rules.containers import setitem
 
 from ..backend import templates
 from ..core.ir import comment
+from ..frontend.structures import SET_OF_VALUES
 from . import calls
 from . import stacks
 
@@ -70,6 +71,8 @@ class StatementAdjoints:
 
     def unknown(self, op, s):
         node = op.node
+        if isinstance(node, ast.Set) or isinstance(node, ast.Call) and op.fn in (set, frozenset):
+            return self.ctx.error(*SET_OF_VALUES[:1], node, SET_OF_VALUES[1])
         if isinstance(node, ast.Call):
             fn = op.fn
             if fn is None:
