@@ -252,7 +252,22 @@ def slice_write_of_a_name(x):
     return l[0] + l[1] + l[2]
 
 
-CASES = [join_then_write_from_end, repeat_a_list_of_expressions, join_names_and_literals, join_a_list_with_itself,
+def plus_equals_then_slice(x):
+    l = [x[0] * x[0], x[1] * 0.5]
+    l += [x[2] * x[0], x[1] * x[2]]                # l has four items now, not the literal's two
+    m = l[1:]
+    t = [x[0], x[1] * 3.0]
+    t *= 2
+    return l[0] + m[0] + m[1] * m[2] + t[3] * t[0]
+
+
+def plus_equals_then_sum_of_a_copy(x):
+    l = [x[0] * x[0], x[1] * 0.5]
+    l += [x[2] * x[0] * x[1]]
+    return sum(l[:]) * x[2]                         # was the sum of the literal's two items: wrong, silently
+
+
+CASES = [plus_equals_then_sum_of_a_copy, plus_equals_then_slice, join_then_write_from_end, repeat_a_list_of_expressions, join_names_and_literals, join_a_list_with_itself,
          list_returned_by_a_callee, computed_index_then_copy_then_grow, callee_writes_caller_grows,
          extend_reading_the_list, neg_then_append, neg2_then_insert, neg_then_pop_front, neg_augmented_then_append,
          append_then_neg_in_loop, neg_then_append_in_loop, del_neg_then_append, extend_then_neg3,

@@ -95,6 +95,8 @@ def _only_read(nodes, literal):
                 read.add(id(n.value))
             elif isinstance(n.value, ast.Name):
                 written.add(n.value.id)
+        elif cls is ast.AugAssign and isinstance(n.target, ast.Name):
+            written.add(n.target.id)         # l += [..] grows the list: its length is no longer the literal's
     return {name: v for name, v in literal.items() if name not in written
             and all(id(u) in starred or id(u) in read for u in loads.get(name, ()))}
 
