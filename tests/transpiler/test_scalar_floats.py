@@ -119,7 +119,7 @@ def test_float_variant_folds_single_use_temporaries_and_stays_exact():
         assert_close(gy, numeric_grad(lambda v: chain(x, float(v)), y), 1e-6, 1e-8, what="d/dy")
 
 
-# Random straight-line programs run before and after inline_temporaries (then release_dead, as
+# Random programs (straight-line, with loop and branch bodies) run before and after inline_temporaries (then release_dead, as
 # optimize does) must give bit-identical values: floats rebound (accumulators, parameters),
 # arrays computed from a parameter that is later written in place, math and numpy calls.
 _FLOATS = ("x", "y", "a", "b", "c")
@@ -144,7 +144,7 @@ def _expr(draw, names, depth=2):
 def _program(draw):
     bound, arrays, lines = {"x", "y"}, set(), []
     for _ in range(draw(st.integers(1, 12))):
-        kind = draw(st.integers(0, 5))
+        kind = draw(st.integers(0, 6))
         if kind <= 2:
             target = draw(st.sampled_from(_FLOATS))
             lines.append(f"{target} = {draw(_expr(bound))}")
@@ -155,8 +155,19 @@ def _program(draw):
             arrays.add(target)
         elif kind == 4:
             lines.append(f"v[{draw(st.integers(0, 2))}] = {draw(_expr(bound, 1))}")     # in place
-        else:
+        elif kind == 5:
             lines.append(f"{draw(st.sampled_from(sorted(bound)))} += 1.0")
+        else:                    # a loop or branch: its body is a block temporaries fold within
+            header = draw(st.sampled_from(["for k in range(3):", "if x > 0.0:"]))
+            lines.append(header)
+            for _ in range(draw(st.integers(1, 4))):
+                # a branch may not run: it rebinds only names bound before it
+                names = _FLOATS if header.startswith("for") else sorted(bound)
+                target = draw(st.sampled_from(names))
+                lines.append(f"    {target} = {draw(_expr(bound))}")
+                if draw(st.booleans()):
+                    lines.append(f"    {draw(st.sampled_from(sorted(bound)))} *= 0.5")
+                bound.add(target)          # read by later lines, and by the next iteration
     out = ", ".join(sorted(bound) + sorted(arrays))
     return "def f(x, y, v):\n" + "".join(f"    {ln}\n" for ln in lines) + f"    return ({out},)\n"
 

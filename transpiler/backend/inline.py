@@ -10,7 +10,8 @@ Exact: the folded expression is the same tree of the same operations on the same
 every float is bit for bit what it was.  Only evaluation moves, and only where nothing in
 between could change what it reads:
 
-* the temporary is assigned once, read once, at the top level, and is not a parameter;
+* the temporary is assigned once and read once in the function, both in the same block (the
+  top level, or one loop's or branch's body), and is not a parameter;
 * its value, every statement it moves across and the statement that reads it are *plain*:
   names, constants, arithmetic, tuples, and calls without keywords of ``math`` functions of
   numbers or numpy ufuncs (with no ``out`` argument) -- nothing that can mutate a value or
@@ -104,8 +105,7 @@ def _substitute(node, pending):
 
 
 def inline_temporaries(fn, resolve):
-    """Fold single-use temporaries of FunctionDef ``fn``'s top-level body into their readers (in
-    place); returns ``fn``."""
+    """Fold single-use temporaries of FunctionDef ``fn`` into their readers (in place); returns ``fn``."""
     loads, stores = {}, {}
     for n in (n for s in fn.body for n in walk(s)):
         cls = n.__class__
@@ -117,6 +117,16 @@ def inline_temporaries(fn, resolve):
             return fn
     a = fn.args
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | {p.arg for p in (a.vararg, a.kwarg) if p}
+    fn.body = _fold_block(fn.body, loads, stores, params, resolve)
+    return fn
+
+
+def _fold_block(body, loads, stores, params, resolve):
+    """``body`` with its single-use temporaries folded into their readers in the same block.
+
+    A loop's or branch's body is a block of its own: a temporary moves only within one run of
+    it, from its assignment to a later statement of the same block (a read earlier in a loop's
+    body is of the previous iteration's value: the assignment is not pending there yet)."""
     pending = {}                 # temporary -> (its assignment, the names it reads), in order
     out = []
 
@@ -125,12 +135,15 @@ def inline_temporaries(fn, resolve):
         for t in [t for t, (_, reads) in pending.items() if names is None or reads & names]:
             out.append(pending.pop(t)[0])
 
-    for s in fn.body:
+    for s in body:
         if _is_comment(s):
             out.append(s)
             continue
         if not _plain_statement(s, resolve):
             flush()                 # it may read or change anything
+            if s.__class__ in (ast.For, ast.While, ast.If):
+                s.body = _fold_block(s.body, loads, stores, params, resolve)
+                s.orelse = _fold_block(s.orelse, loads, stores, params, resolve)
             out.append(s)
             continue
         if s.value is not None:
@@ -143,5 +156,4 @@ def inline_temporaries(fn, resolve):
                 continue
         out.append(s)
     flush()
-    fn.body = out
-    return fn
+    return out
