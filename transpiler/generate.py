@@ -4,6 +4,7 @@ The passes run in order (parse -> normalize -> analyze -> reverse or forward -> 
 codegen), and every intermediate AST stays on the result so each stage can be printed.
 """
 
+import ast
 import gc
 import warnings
 import weakref
@@ -96,6 +97,7 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
         name = ctx.namer.claim(f"d{parsed.name}d{'_'.join(names)}")
         seed = ctx.namer.claim("bout")
         rev = reverse(ctx, core, info, names, preserve_result, name, seed, memory_budget, located=not optimized)
+        ctx.scalar_seed = seed if _number_default(rev.args, seed) else None   # backend/shapes.py
     specialised = 0
     if (pyfloats or elements) and mode == "reverse":   # Python floats: math instead of numpy (modes/floats.py)
         nums = _floats.pynums(core, pyfloats, list(walk_assigns(core.body)), info.ops, range_targets(core.body),
@@ -119,7 +121,19 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     function = sugar.guard(compile_function(opt, code, ctx, free), ctx)
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
+    gen.scalar_seed = bool(getattr(ctx, "scalar_seed", None))
     return gen
+
+
+def _number_default(args, name):
+    """Is parameter ``name``'s default a number?  The seed of a 0-d output defaults to 1.0, and a
+    variant may then take it to be a real 0-d value (callers route other seeds to the general
+    variant: variants.py)."""
+    params = args.posonlyargs + args.args
+    defaults = dict(zip([p.arg for p in params][len(params) - len(args.defaults):], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    d = defaults.get(name)
+    return isinstance(d, ast.Constant) and type(d.value) in (int, float)
 
 
 _WARNED = weakref.WeakKeyDictionary()     # fn -> messages already given (variants share them)

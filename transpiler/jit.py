@@ -290,6 +290,7 @@ def _twins(numba):
     from numba.extending import overload
     from runtime.rules.containers import zero_grad
     from runtime.rules.inplace import add_at
+    from runtime.rules.reductions import tie_mask
     from runtime.rules.support import expand_reduced, unbroadcast
 
     def number(t):
@@ -314,6 +315,13 @@ def _twins(numba):
                     raise _Bailout("unbroadcast: shapes differ")
                 return g
             return same
+
+    @overload(tie_mask)
+    def _tie_mask(a, best, like):
+        if isinstance(a, nt.Array) and isinstance(like, nt.Array):
+            def mask(a, best, like):
+                return np.where(a == best, np.ones_like(like), np.zeros_like(like))
+            return mask
 
     @overload(expand_reduced)
     def _expand_reduced(g, x, axis=None, keepdims=False):

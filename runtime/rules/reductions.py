@@ -13,7 +13,7 @@ bind the same way.  ``axis`` may be None, an int or a tuple, negative values all
 
 import numpy as np
 
-from .registry import define
+from .registry import define, nondifferentiable, primitive
 from .support import expand_reduced, reduced_size, shape_of
 
 
@@ -54,17 +54,27 @@ define(np.mean, vjp=(mean_vjp,), jvp=(mean_jvp,))
 
 
 # --- max / min: the gradient is shared evenly by the elements equal to the result ---------
-# The tie mask is built with ones_like/zeros_like of the gradient so it has the gradient's
-# dtype (a boolean or int64 count would promote float32 gradients to float64).
+
+@primitive
+def tie_mask(a, best, like):
+    """1 where ``a`` equals ``best`` (its maximum or minimum, broadcast back), else 0, in the
+    dtype of ``like`` (the gradient's: a boolean or int64 count would promote float32
+    gradients to float64).  One comparison and one cast, where ``np.where`` of ``ones_like``
+    and ``zeros_like`` made four arrays."""
+    return np.equal(a, best).astype(np.asarray(like).dtype)
+
+
+nondifferentiable(tie_mask)
+
 
 def max_vjp(g, ans, a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    ties = np.where(a == expand_reduced(ans, a, axis, keepdims), np.ones_like(a), np.zeros_like(a))
+    ties = tie_mask(a, expand_reduced(ans, a, axis, keepdims), a)
     count = np.sum(ties, axis=axis, keepdims=keepdims)
     return ties * expand_reduced(g / count, a, axis, keepdims)
 
 
 def max_jvp(t, ans, a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    ties = np.where(a == expand_reduced(ans, a, axis, keepdims), np.ones_like(t), np.zeros_like(t))
+    ties = tie_mask(a, expand_reduced(ans, a, axis, keepdims), t)
     return np.sum(t * ties, axis=axis, keepdims=keepdims) / np.sum(ties, axis=axis, keepdims=keepdims)
 
 

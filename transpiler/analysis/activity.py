@@ -191,12 +191,14 @@ def analyze(fn, wrt_names, outputs, scalar_params=(), elements=()):
     ints = range_targets(fn.body)
     scalar_params |= ints
     scalars = set(by_target) | scalar_params
+    shapes = {t for t, target_ops in by_target.items()
+              if all(isinstance(op.node, ast.Attribute) and op.node.attr == "shape" for op in target_ops)}
     elements = set(elements)
     changed = True
     while changed:
         changed = False
         for target, target_ops in by_target.items():
-            if target in scalars and not all(_is_scalar(op, scalars) or is_element(op, elements, ints)
+            if target in scalars and not all(_is_scalar(op, scalars, shapes) or is_element(op, elements, ints)
                                              for op in target_ops):
                 scalars.discard(target)
                 changed = True
@@ -254,7 +256,9 @@ def is_element(op, elements, ints):
 
 
 
-def _is_scalar(op, scalars):
+def _is_scalar(op, scalars, shapes=frozenset()):
+    """Is ``op``'s value provably 0-d?  ``shapes``: names bound only to some ``x.shape``, whose
+    items are ints (``n = X.shape[0]``)."""
     def atom_scalar(a):
         if isinstance(a, ast.Constant):
             return isinstance(a.value, (int, float)) and not isinstance(a.value, bool)
@@ -262,6 +266,16 @@ def _is_scalar(op, scalars):
 
     if op.fn in (float, int):      # float(v), int(v): a Python number whatever v was
         return True
+    if isinstance(op.node, ast.Attribute) and op.node.attr == "ndim":
+        return True
+    if op.fn is operator.getitem and len(op.args) == 2:
+        seq, index = op.args
+        if isinstance(seq, ast.Attribute):              # X.shape[0] written in one
+            shaped = seq.attr == "shape"
+        else:
+            shaped = isinstance(seq, ast.Name) and seq.id in shapes
+        return shaped and (isinstance(index, ast.Constant) and type(index.value) is int
+                           or isinstance(index, ast.Name) and index.id in scalars)
     if op.kind == "const":
         return atom_scalar(op.node)
     if op.kind == "copy":

@@ -1,25 +1,27 @@
 """Argument signatures: which generated variant a call runs, and gradients in their parameters' dtypes.
 
 A call's *signature* is what the generated code may be specialised on: for each positional
-argument its type, and for a numpy array its dtype and ndim (a Python float is 0-d and takes
-``math`` functions; an array's ndim lets ``backend/shapes.py`` prove where shapes match; a
-float32 array must get a float32 gradient).  It is computed from the arguments alone, without
+argument its type, and for a numpy array its dtype, ndim and which axes have length 1 (a
+Python float is 0-d and takes ``math`` functions; an array's ndim and its axes of length 1
+let ``backend/shapes.py`` prove where shapes match, since broadcasting only ever stretches an
+axis of length 1; a float32 array must get a float32 gradient).  A batch of 128 and one of 64
+share a variant; a batch of 1 gets its own.  It is computed from the arguments alone, without
 binding them to parameters, so a call that was seen before goes straight to its variant, the
 way a JIT keys its cache.  Lists, tuples and dicts are keyed by their structure: the class,
 the dict keys and the signature of every item, so the leaves' checks and the variant they
 choose are fixed by the key as well.
 
-The variant itself is keyed by ``specialisation``: a sorted tuple of entries, one per
-parameter it knows something about -- ``"a"`` (a Python float), ``"x[]"`` (a 1-d float64
-array the body subscripts), ``"W:2f"`` (an array or numpy scalar of ndim 2 and dtype kind
-``f``), ``"p=(2f,1f)"`` (a container: its structure, see ``structure``).  float32 and
-float64 arrays of one ndim share a variant: the code is the same, only the cast of the
-gradient (done per call) differs.
+The variant itself is keyed by ``specialisation``: a sorted tuple of entries, one per parameter
+it knows something about -- ``"a"`` (a Python float), ``"x[]"`` (a 1-d float64 array the body
+subscripts), ``"W:2f"`` (an array or numpy scalar of ndim 2 and dtype kind ``f``, no axis of
+length 1), ``"b:2f~1n"`` (its first axis has length 1), ``"p=(2f,1f)"`` (a container: its
+structure, see ``structure``). float32 and float64 arrays of one ndim share a variant: the code
+is the same, only the cast of the gradient (done per call) differs.
 
-``cast_like`` gives a gradient its parameter's dtype.  The generated code computes in
-whatever dtype numpy's promotion gives (a float32 parameter meeting a float64 constant of
-the user's gives float64 values); the gradient returned to the user is cast back, as JAX
-does, so a float32 (float16, complex64) parameter always gets a gradient of its own dtype.
+``cast_like`` gives a gradient its parameter's dtype. The generated code computes in whatever
+dtype numpy's promotion gives (a float32 parameter meeting a float64 constant of the user's
+gives float64 values); the gradient returned to the user is cast back, as JAX does, so a float32
+(float16, complex64) parameter always gets a gradient of its own dtype.
 """
 
 import numpy as np
@@ -42,7 +44,8 @@ def key_of(args):
         if cls is float or cls is int:
             out.append(cls)
         elif cls is _NDARRAY:
-            out.append((a.dtype, a.ndim))
+            shape = a.shape
+            out.append((a.dtype, a.ndim) if 1 not in shape else (a.dtype, a.ndim, _ones(shape)))
         elif cls is list or cls is tuple:
             out.append((cls, _items(a)))
         elif cls is dict:
@@ -51,6 +54,13 @@ def key_of(args):
             dtype = getattr(a, "dtype", None)          # a numpy scalar, an array subclass, a tensor
             out.append(cls if dtype is None else (cls, dtype))
     return tuple(out)
+
+
+def _ones(shape):
+    """Which axes of ``shape`` have length 1, as ``"n1n"``: broadcasting stretches those
+    axes only, so a variant knowing them knows where every broadcast happens
+    (``backend/shapes.py``); one string per pattern, not per shape."""
+    return "".join("1" if n == 1 else "n" for n in shape)
 
 
 def _items(items):
@@ -114,7 +124,8 @@ def specialisation(arguments, indexed):
     bound to Python floats (0-d: no broadcasting bookkeeping, ``math`` functions); written
     ``"x[]"``, 1-d float64 array parameters the body subscripts (names in ``indexed``), whose
     elements ``x[i]`` are float64 scalars; written ``"x:2f"``, the ndim and dtype kind of
-    numeric arrays and numpy scalars; and written ``"p=[f...]"``, the ``structure`` of lists,
+    numeric arrays and numpy scalars, with ``"~1n"`` added when some axis has length 1 (which
+    one: ``_ones``); and written ``"p=[f...]"``, the ``structure`` of lists,
     tuples and dicts.  A sorted tuple: part of the variant's cache key."""
     out = []
     for k, v in arguments.items():
@@ -124,7 +135,8 @@ def specialisation(arguments, indexed):
         elif cls is np.ndarray or isinstance(v, np.generic):
             kind = v.dtype.kind
             if kind in _KINDS:
-                out.append(f"{k}:{v.ndim}{kind}")
+                shape = v.shape
+                out.append(f"{k}:{v.ndim}{kind}" if 1 not in shape else f"{k}:{v.ndim}{kind}~{_ones(shape)}")
             if k in indexed and cls is np.ndarray and v.ndim == 1 and v.dtype == np.float64:
                 out.append(k + "[]")
         elif isinstance(v, _CONTAINERS):
@@ -174,18 +186,21 @@ def split_floats(spec):
 
 
 def split_arrays(spec):
-    """``name -> (ndim, real, python_float)`` for every parameter of known ndim in a
-    specialisation: arrays and numpy scalars (``"y:2f"``) and Python floats (0-d, real).
-    Empty for the general variant."""
+    """``name -> (ndim, real, python_float, ones)`` for every parameter of known ndim in a
+    specialisation: arrays and numpy scalars (``"y:2f"``, ``"y:2f~1n"``) and Python floats
+    (0-d, real); ``ones`` says which axes have length 1 (``(True, False)``).  Empty for the
+    general variant."""
     out = {}
     for n in spec:
         if "=" in n:                      # a container's structure
             continue
         if ":" in n:
             name, code = n.split(":")
-            out[name] = (int(code[:-1]), code[-1] != "c", False)
+            code, _, ones = code.partition("~")
+            ndim = int(code[:-1])
+            out[name] = (ndim, code[-1] != "c", False, tuple(c == "1" for c in ones) if ones else (False,) * ndim)
         elif not n.endswith("[]"):
-            out[n] = (0, True, True)
+            out[n] = (0, True, True, ())
     return out
 
 

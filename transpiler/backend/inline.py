@@ -1,10 +1,13 @@
-"""Fold each single-use temporary of a variant specialised on Python floats back into its reader.
+"""Fold each single-use temporary of a specialised variant back into its reader.
 
 Normalisation names every intermediate value (``t1 = y + x`` / ``v2 = math.tanh(t1)``) and the
 adjoint rules name theirs (``bt12 = bv10 * v8`` / ``bv9 = bv9 + bt12 * math.cos(v9)``).  On
 Python floats each extra name costs a store, a load and a ``del`` (release.py) per value, as
 much as the arithmetic itself: the 200-statement scalar gradient ran 12% faster with them
-folded back into one expression (``v2 = math.tanh(y + x)``).
+folded back into one expression (``v2 = math.tanh(y + x)``).  On arrays a named temporary
+stays alive until the function returns and defeats numpy's reuse of a temporary's buffer
+(``np.tanh(X @ W1 + b1)`` adds ``b1`` into the product in place; ``t1 = X @ W1`` /
+``t2 = t1 + b1`` allocates twice and keeps both).
 
 Exact: the folded expression is the same tree of the same operations on the same values, so
 every float is bit for bit what it was.  Only evaluation moves, and only where nothing in
@@ -13,10 +16,11 @@ between could change what it reads:
 * the temporary is assigned once and read once in the function, both in the same block (the
   top level, or one loop's or branch's body), and is not a parameter;
 * its value, every statement it moves across and the statement that reads it are *plain*:
-  names, constants, arithmetic, tuples, and calls without keywords of ``math`` functions of
-  numbers or numpy ufuncs (with no ``out`` argument) -- nothing that can mutate a value or
-  advance an iterator (arithmetic on the user's own objects is taken to be free of effects,
-  as dead-code elimination in optimize.py already takes it);
+  names, constants, arithmetic, tuples, and calls of ``math`` functions of numbers, numpy
+  ufuncs, reductions (``np.sum``, ``np.max``, ...), ``np.where``, ``np.ones_like``,
+  ``np.zeros_like`` and ``tie_mask``, with no ``out`` argument --
+  nothing that can mutate a value or advance an iterator (arithmetic on the user's own objects
+  is taken to be free of effects, as dead-code elimination in optimize.py already takes it);
 * none of the statements it moves across rebinds a name it reads (otherwise it is put back,
   unchanged, just before that statement);
 * nothing is moved in a function with ``try`` handlers (``sugar.guard``), a nested scope or a
@@ -31,6 +35,7 @@ import ast
 
 import numpy as np
 
+from runtime.rules.reductions import tie_mask
 from .release import _INTROSPECT, _NESTED
 from ..core.astutil import walk
 from ..core.ir import COMMENT
@@ -43,12 +48,26 @@ _ITERATING = {"fsum", "prod", "dist", "sumprod"}
 another call has consumed in between."""
 
 
-def _pure_function(fn, nargs):
+_REDUCTIONS = {np.sum: 5, np.mean: 5, np.max: 3, np.min: 3, np.amax: 3, np.amin: 3, np.prod: 5}
+"""numpy reductions taken as pure, each with the position of its ``out`` parameter."""
+
+
+_PURE = {np.where, np.ones_like, np.zeros_like, tie_mask, tie_mask.raw}
+"""Other numpy-level functions without an ``out`` parameter that only compute a new value."""
+
+
+def _pure_function(fn, nargs, keywords):
     if getattr(fn, "__module__", None) == "math" and callable(fn):
-        return getattr(fn, "__name__", "") not in _ITERATING
-    if isinstance(fn, np.ufunc):
-        return nargs == fn.nin            # one more positional argument would be ``out``
-    return False
+        return not keywords and getattr(fn, "__name__", "") not in _ITERATING
+    if isinstance(fn, np.ufunc):          # one more positional argument would be ``out``
+        return not keywords and nargs == fn.nin
+    try:
+        if fn in _PURE:
+            return True
+        out = _REDUCTIONS.get(fn)
+    except TypeError:                     # not hashable: not one of them
+        return False
+    return out is not None and nargs < out and "out" not in keywords
 
 
 def _plain(node, resolve):
@@ -64,13 +83,13 @@ def _plain(node, resolve):
     if cls is ast.Tuple:
         return all(_plain(e, resolve) for e in node.elts)
     if cls is ast.Call:
-        if node.keywords or any(a.__class__ is ast.Starred for a in node.args):
+        if any(a.__class__ is ast.Starred for a in node.args) or any(k.arg is None for k in node.keywords):
             return False
         if not isinstance(node.func, (ast.Name, ast.Attribute)):
             return False
         fn = resolve(node.func)
-        return fn is not None and _pure_function(fn, len(node.args)) \
-            and all(_plain(a, resolve) for a in node.args)
+        return fn is not None and _pure_function(fn, len(node.args), {k.arg for k in node.keywords}) \
+            and all(_plain(a, resolve) for a in node.args) and all(_plain(k.value, resolve) for k in node.keywords)
     return False
 
 
@@ -101,6 +120,8 @@ def _substitute(node, pending):
         node.elts = [_substitute(e, pending) for e in node.elts]
     elif cls is ast.Call:
         node.args = [_substitute(a, pending) for a in node.args]
+        for k in node.keywords:
+            k.value = _substitute(k.value, pending)
     return node
 
 
@@ -127,13 +148,21 @@ def _fold_block(body, loads, stores, params, resolve):
     A loop's or branch's body is a block of its own: a temporary moves only within one run of
     it, from its assignment to a later statement of the same block (a read earlier in a loop's
     body is of the previous iteration's value: the assignment is not pending there yet)."""
-    pending = {}                 # temporary -> (its assignment, the names it reads), in order
+    pending = {}                 # temporary -> [its assignment, the names it reads, where it was], in order
     out = []
 
     def flush(names=None):
-        """Put back (unchanged) the pending assignments reading ``names`` (None: all)."""
-        for t in [t for t, (_, reads) in pending.items() if names is None or reads & names]:
-            out.append(pending.pop(t)[0])
+        """Put back (unchanged) the pending assignments reading ``names`` (None: all), each
+        before the comments that came after it (a ``# grad of:`` line heads what follows)."""
+        for t in [t for t, (_, reads, _) in pending.items() if names is None or reads & names]:
+            s, _, at = pending.pop(t)
+            i = len(out)
+            while i > at and _is_comment(out[i - 1]):
+                i -= 1
+            out.insert(i, s)
+            for later in pending.values():
+                if later[2] >= i:
+                    later[2] += 1
 
     for s in body:
         if _is_comment(s):
@@ -152,7 +181,7 @@ def _fold_block(body, loads, stores, params, resolve):
             target = s.targets[0].id
             flush({target})         # a pending value reading the old `target` goes first
             if loads.get(target) == 1 and stores.get(target) == 1 and target not in params:
-                pending[target] = (s, {n.id for n in walk(s.value) if n.__class__ is ast.Name})
+                pending[target] = [s, {n.id for n in walk(s.value) if n.__class__ is ast.Name}, len(out)]
                 continue
         out.append(s)
     flush()

@@ -262,7 +262,8 @@ def _dce(body, live, resolve, index):
             # statement's lists are the ones the copy propagations made already)
             value = s if len(s.targets) == 1 else s.value
             if name not in live and _pure(value, resolve, index) \
-                    and not getattr(getattr(s, "_src", None), "_guarded", False):   # may raise: try
+                    and not getattr(getattr(s, "_src", None), "_guarded", False) \
+                    and not getattr(s, "_adjoin_checks", False):   # may raise: try; shapes.py relies on it
                 continue
             live.discard(name)
             live.update(index.reads(value))
@@ -339,7 +340,7 @@ def optimize(fn, ctx, names=None):
     fn = _Fold(resolve).visit(fn)
     arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
     if arrays:
-        shapes.specialise(fn, ctx, arrays, getattr(ctx, "shapes_from", ()))
+        shapes.specialise(fn, ctx, arrays, getattr(ctx, "shapes_from", ()), getattr(ctx, "scalar_seed", None))
     index = NodeIndex()          # built by tidy, kept by the passes up to dead code elimination
     peephole.tidy(fn, resolve, index)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
@@ -349,8 +350,9 @@ def optimize(fn, ctx, names=None):
     peephole.writes_in_place(fn, resolve, ctx.ref)
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)
-    if arrays and any(pyfloat for _, _, pyfloat in arrays.values()):   # floats: the free list
+    if arrays:
         if not getattr(ctx, "handlers", None):       # a handler's try must see the same errors
             inline.inline_temporaries(fn, resolve)
-        release.release_dead(fn)
+        if any(a[2] for a in arrays.values()):       # floats: the free list
+            release.release_dead(fn)
     return fix_locations(fn, names)
