@@ -33,13 +33,13 @@ def _pair(value, what, op, default=1):
     raise errors.InvalidArgumentError(f"{op}: {what} must be an int or a list of 1, 2 or 4 ints, got {value}")
 
 
-def _check_input(x, op, data_format):
+def _check_input(x_shape, op, data_format):
     if data_format not in (None, "NHWC"):
         raise errors.InvalidArgumentError(
             f"{op}: only the NHWC data format is supported (TF's CPU kernels support no other); "
             f"transpose the input with tf.transpose(x, [0, 2, 3, 1])")
-    if len(x.shape) != 4:
-        raise ValueError(f"{op}: the input must be 4-D [batch, height, width, channels], got shape {x.shape}")
+    if len(x_shape) != 4:
+        raise ValueError(f"{op}: the input must be 4-D [batch, height, width, channels], got shape {x_shape}")
 
 
 def _pads(padding, op, in_hw, ksize, strides, dilations, explicit=True):
@@ -64,14 +64,13 @@ def _check_output(op, in_hw, ksize, strides, dilations, pads):
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     """TF's 2-D cross-correlation: filters are [height, width, in_channels, out_channels]."""
-    return _convolve("conv2d", input, filters, strides, padding, data_format, dilations, "out_channels")
+    return _convolve("conv2d", input, filters, strides, padding, data_format, dilations)
 
 
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):
     """Each input channel convolved with its own filters: ``filter`` is [height, width, in_channels,
     channel_multiplier] and output channel ``c * channel_multiplier + k`` reads input channel ``c``."""
-    return _convolve("depthwise_conv2d", input, filter, strides, padding, data_format, dilations,
-                     "channel_multiplier")
+    return _convolve("depthwise_conv2d", input, filter, strides, padding, data_format, dilations)
 
 
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None,
@@ -82,38 +81,54 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
     return conv2d(depthwise, pointwise_filter, (1, 1), "VALID")
 
 
-def _convolve(op, input, filters, strides, padding, data_format, dilations, last):
+def _convolve(op, input, filters, strides, padding, data_format, dilations):
     x, w = _t(input), _t(filters)
-    _check_input(x, op, data_format)
-    if len(w.shape) != 4 or w.shape[2] != x.shape[3]:
-        raise errors.InvalidArgumentError(
-            f"{op}: filters must be [height, width, {x.shape[3]}, {last}] for an input with "
-            f"{x.shape[3]} channels, got shape {w.shape}")
+    st, pads, dl = conv_config(op, tuple(x.shape), tuple(w.shape), strides, padding, data_format, dilations)
     if w.dtype != x.dtype:
         raise errors.InvalidArgumentError(
             f"{op}: input and filters must have the same dtype, got {x.dtype.name} and {w.dtype.name}; "
             f"use tf.cast")
+    return apply(_conv.conv2d, (x, w, st, pads, dl, op == "depthwise_conv2d"))
+
+
+def conv_config(op, x_shape, w_shape, strides, padding, data_format=None, dilations=None):
+    """``(strides, pads, dilations)`` of ``runtime.rules.conv.conv2d`` for TF's arguments to ``op``
+    (``conv2d`` or ``depthwise_conv2d``), checked as TF checks them; shapes only, so generated
+    code checks a call the same way (``transpiler/frontend/tfnn.py``)."""
+    _check_input(x_shape, op, data_format)
+    if len(w_shape) != 4 or w_shape[2] != x_shape[3]:
+        last = "channel_multiplier" if op == "depthwise_conv2d" else "out_channels"
+        raise errors.InvalidArgumentError(
+            f"{op}: filters must be [height, width, {x_shape[3]}, {last}] for an input with "
+            f"{x_shape[3]} channels, got shape {tuple(w_shape)}")
     st, dl = _pair(strides, "strides", op), _pair(dilations, "dilations", op)
     if op == "depthwise_conv2d" and max(dl) > 1 and max(st) > 1:
         raise errors.InvalidArgumentError(
             f"{op}: dilations {list(dl)} need strides of 1, got {list(st)} (TF only warns, and its result is "
             f"not a strided dilated convolution); apply the dilated convolution with strides 1, then slice "
             f"y[:, ::{st[0]}, ::{st[1]}] (for padding 'VALID')")
-    in_hw, ksize = tuple(x.shape[1:3]), tuple(w.shape[:2])
+    in_hw, ksize = tuple(x_shape[1:3]), tuple(w_shape[:2])
     pads = _pads(padding, op, in_hw, ksize, st, dl)
     _check_output(op, in_hw, ksize, st, dl, pads)
-    return apply(_conv.conv2d, (x, w, st, pads, dl, op == "depthwise_conv2d"))
+    return st, pads, dl
 
 
-def _pool(primitive, op, input, ksize, strides, padding, data_format, explicit):
-    x = _t(input)
-    _check_input(x, op, data_format)
+def pool_config(op, x_shape, ksize, strides, padding, data_format, explicit):
+    """``(ksize, strides, pads)`` of the pooling primitives of ``runtime.rules.conv`` for TF's
+    arguments, checked as TF checks them (shapes only, as ``conv_config``)."""
+    _check_input(x_shape, op, data_format)
     k, st = _pair(ksize, "ksize", op), _pair(strides, "strides", op)
-    in_hw = tuple(x.shape[1:3])
+    in_hw = tuple(x_shape[1:3])
     pads = _pads(padding, op, in_hw, k, st, (1, 1), explicit)
     _check_output(op, in_hw, k, st, (1, 1), pads)
     if any(a >= kk or b >= kk for (a, b), kk in zip(pads, k)):
         raise errors.InvalidArgumentError(f"{op}: padding {pads} must be smaller than the window {k}")
+    return k, st, pads
+
+
+def _pool(primitive, op, input, ksize, strides, padding, data_format, explicit):
+    x = _t(input)
+    k, st, pads = pool_config(op, tuple(x.shape), ksize, strides, padding, data_format, explicit)
     return apply(primitive, (x, k, st, pads))
 
 

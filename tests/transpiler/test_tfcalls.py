@@ -73,6 +73,22 @@ def conv_strided(x, k):
     return tf.reduce_sum(tf.tanh(tf.nn.conv2d(x, k, [1, 2, 2, 1], 'SAME')))
 
 
+def depthwise_same(x, k):
+    return tf.reduce_sum(tf.square(tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], 'SAME')))
+
+
+def depthwise_dilated(x, k):
+    return tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], 'VALID', dilations=[2, 1])
+
+
+def depthwise_strided(x, k):
+    return tf.reduce_sum(tf.tanh(tf.nn.depthwise_conv2d(x, k, [1, 2, 2, 1], 'SAME')))
+
+
+def separable(x, dk, pk):
+    return tf.reduce_sum(tf.sin(tf.nn.separable_conv2d(x, dk, pk, [1, 1, 1, 1], 'SAME')))
+
+
 def max_pool(x, sizes, strides):
     return tf.reduce_sum(tf.square(tf.nn.max_pool(x, sizes, strides, 'SAME')))
 
@@ -259,6 +275,10 @@ CASES = [
     (conv_same, lambda: (sym(2, 5, 5, 3), sym(3, 3, 3, 2), [1, 1, 1, 1]), (0, 1), True),
     (conv_valid_dilated, lambda: (sym(1, 6, 5, 2), sym(2, 2, 2, 3)), (0, 1), False),
     (conv_strided, lambda: (sym(1, 5, 4, 2), sym(3, 2, 2, 2)), (0, 1), True),
+    (depthwise_same, lambda: (sym(2, 5, 4, 3), sym(3, 3, 3, 2)), (0, 1), True),
+    (depthwise_dilated, lambda: (sym(1, 6, 5, 2), sym(2, 2, 2, 1)), (0, 1), False),
+    (depthwise_strided, lambda: (sym(1, 5, 4, 2), sym(3, 2, 2, 3)), (0, 1), True),
+    (separable, lambda: (sym(1, 4, 4, 2), sym(2, 2, 2, 2), sym(1, 1, 4, 3)), (0, 1, 2), True),
     (max_pool, lambda: (sym(2, 5, 5, 3), [1, 2, 2, 1], [1, 1, 1, 1]), (0,), True),
     (max_pool2d_valid, lambda: (sym(1, 4, 5, 2),), (0,), False),
     (avg_pool, lambda: (sym(2, 5, 5, 3), [1, 2, 2, 1], [1, 2, 2, 1]), (0,), True),

@@ -102,7 +102,9 @@ def _replacement_table():
         linalg.svd: la.svd, linalg.qr: la.qr, linalg.pinv: la.pinv, linalg.lstsq: la.lstsq, m.norm: la.norm,
         m.l2_normalize: la.l2_normalize, linalg.adjoint: la.adjoint, linalg.triangular_solve: la.triangular_solve,
         # tf.nn (tfnn.py)
-        convolution.conv2d: n.conv2d, convolution.max_pool2d: n.max_pool2d, convolution.max_pool: n.max_pool,
+        convolution.conv2d: n.conv2d, convolution.depthwise_conv2d: n.depthwise_conv2d,
+        convolution.separable_conv2d: n.separable_conv2d,
+        convolution.max_pool2d: n.max_pool2d, convolution.max_pool: n.max_pool,
         convolution.avg_pool2d: n.avg_pool2d, convolution.avg_pool: n.avg_pool, convolution.conv1d: n.conv1d,
         convolution.max_pool1d: n.max_pool1d, convolution.avg_pool1d: n.avg_pool1d,
         nn.softmax: n.softmax, nn.log_softmax: n.log_softmax, nn.leaky_relu: n.leaky_relu, nn.elu: n.elu,

@@ -15,7 +15,7 @@ from runtime.rules.registry import nondifferentiable
 
 from .tfops import axis_
 
-__all__ = ["conv2d_config_", "pool_config_", "conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool",
+__all__ = ["conv2d_config_", "pool_config_", "conv2d", "depthwise_conv2d", "separable_conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool",
            "one_d_", "conv1d", "max_pool1d", "avg_pool1d", "softmax", "log_softmax", "leaky_relu",
            "elu", "selu", "gelu", "silu", "l2_loss", "bias_add", "moments", "batch_normalization",
            "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits",
@@ -25,38 +25,14 @@ __all__ = ["conv2d_config_", "pool_config_", "conv2d", "max_pool2d", "max_pool",
 
 # --- convolution and pooling --------------------------------------------------------------------
 
-def _nhwc(x, op, data_format):
-    if data_format not in (None, "NHWC"):
-        raise ValueError(f"{op}: only the NHWC data format is supported; transpose the input with "
-                         f"tf.transpose(x, [0, 2, 3, 1])")
-    if np.ndim(x) != 4:
-        raise ValueError(f"{op}: the input must be 4-D [batch, height, width, channels], got shape {np.shape(x)}")
-
-
-def conv2d_config_(x, w, strides, padding, data_format="NHWC", dilations=None):
+def conv2d_config_(x, w, strides, padding, data_format="NHWC", dilations=None, op="conv2d"):
     """(strides, pads, dilations) of ``runtime.rules.conv.conv2d`` for TF's arguments."""
-    _nhwc(x, "conv2d", data_format)
-    if np.ndim(w) != 4 or np.shape(w)[2] != np.shape(x)[3]:
-        raise ValueError(f"conv2d: filters must be [height, width, {np.shape(x)[3]}, out_channels], "
-                         f"got shape {np.shape(w)}")
-    st = _tfconv._pair(strides, "strides", "conv2d")
-    dl = _tfconv._pair(dilations, "dilations", "conv2d")
-    in_hw, ksize = tuple(np.shape(x)[1:3]), tuple(np.shape(w)[:2])
-    pads = _tfconv._pads(padding, "conv2d", in_hw, ksize, st, dl)
-    _tfconv._check_output("conv2d", in_hw, ksize, st, dl, pads)
-    return st, pads, dl
+    return _tfconv.conv_config(op, np.shape(x), np.shape(w), strides, padding, data_format, dilations)
 
 
 def pool_config_(x, ksize, strides, padding, data_format, op, explicit):
     """(ksize, strides, pads) of the pooling primitives of ``runtime.rules.conv``."""
-    _nhwc(x, op, data_format)
-    k, st = _tfconv._pair(ksize, "ksize", op), _tfconv._pair(strides, "strides", op)
-    in_hw = tuple(np.shape(x)[1:3])
-    pads = _tfconv._pads(padding, op, in_hw, k, st, (1, 1), explicit)
-    _tfconv._check_output(op, in_hw, k, st, (1, 1), pads)
-    if any(a >= kk or b >= kk for (a, b), kk in zip(pads, k)):
-        raise ValueError(f"{op}: padding {pads} must be smaller than the window {k}")
-    return k, st, pads
+    return _tfconv.pool_config(op, np.shape(x), ksize, strides, padding, data_format, explicit)
 
 
 nondifferentiable(conv2d_config_, pool_config_)
@@ -65,6 +41,17 @@ nondifferentiable(conv2d_config_, pool_config_)
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     st, pads, dl = conv2d_config_(input, filters, strides, padding, data_format, dilations)
     return conv.conv2d(input, filters, st, pads, dl)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):
+    st, pads, dl = conv2d_config_(input, filter, strides, padding, data_format, dilations, "depthwise_conv2d")
+    return conv.conv2d(input, filter, st, pads, dl, True)
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None,
+                     dilations=None, name=None):
+    return conv2d(depthwise_conv2d(input, depthwise_filter, strides, padding, data_format, dilations),
+                  pointwise_filter, (1, 1), "VALID")
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
