@@ -280,6 +280,33 @@ def bi_sorted_reverse(x):
     return a[0] - a[2] * a[1]
 
 
+def bi_sorted_local_list(x):
+    items = [x[0] * 2.0, x[1], np.sin(x[2])]
+    items.append(x[3] - 0.5)
+    s = sorted(items)
+    return s[0] * s[1] + s[-1] ** 2
+
+
+def bi_sorted_local_list_key_reverse(x):
+    items = []
+    for k in range(4):
+        items.append(x[k] * (k + 1.0))
+    s = sorted(items, key=lambda v: (v - 0.3) ** 2, reverse=True)
+    return s[0] * s[2] + s[1] + sum(s[1:])
+
+
+def bi_max_min_key_of_local_list(x):
+    items = [x[0], x[1] * x[2], x[3]]
+    return max(items, key=lambda v: abs(v)) * min(items, key=lambda v: v * v) + max(items)
+
+
+def del_list_slice(x):
+    items = [x[0], x[1] * 2.0, np.sin(x[2]), x[3] * x[0]]
+    del items[1:3]
+    items.append(x[1])
+    return items[0] * items[1] + items[-1] ** 2 + len(items)
+
+
 def bi_map_builtin(x):
     return sum(map(np.sin, [x[0], x[1]]))
 
@@ -1275,7 +1302,8 @@ CASES = [
     (bi_min_tuple, (V,), 0), (bi_min_key, (V,), 0), (bi_abs, (V,), 0), (bi_pow, (V,), 0),
     (bi_sum_start, (V,), 0), (bi_sum_start_positional, (V,), 0), (bi_zip, (V, W), (0, 1)),
     (bi_enumerate, (V,), 0), (bi_enumerate_start, (V,), 0), (bi_reversed, (V,), 0), (bi_sorted, (V,), 0),
-    (bi_sorted_reverse, (V,), 0), (bi_map_builtin, (V,), 0), (bi_map_two, (V, W), (0, 1)),
+    (bi_sorted_reverse, (V,), 0), (bi_sorted_local_list, (V,), 0), (bi_sorted_local_list_key_reverse, (V,), 0),
+    (bi_max_min_key_of_local_list, (V,), 0), (del_list_slice, (V,), 0), (bi_map_builtin, (V,), 0), (bi_map_two, (V, W), (0, 1)),
     (bi_filter, (V,), 0), (bi_dict_kwargs, (V,), 0), (bi_dict_pairs, (V,), 0), (bi_dict_zip, (V,), 0),
     (bi_list, (V,), 0), (bi_list_of_range, (V,), 0), (bi_tuple, (V,), 0), (bi_isinstance, (V,), 0),
     (bi_range_negative, (V,), 0), (bi_range_negative_step2, (V,), 0), (bi_len, (V,), 0),
@@ -1612,3 +1640,49 @@ def test_functions_passed_around_that_are_refused(fn, words):
     with pytest.raises(TranspileError, match=re.escape(words)) as info:
         grad(fn)(V)
     assert info.value.filename == __file__ and info.value.lineno
+
+
+def zip_kept_as_a_value(x):
+    pairs = list(zip([x[0], x[1]], [3.0, 4.0]))
+    return pairs[0][0] * pairs[1][1]
+
+
+def zip_kept_in_a_comprehension(x):
+    pairs = [(a, b) for a, b in zip([x[0], x[1]], [3.0, 4.0])]
+    return pairs[0][0] * pairs[1][1]
+
+
+def sorted_of_an_argument(x):
+    s = sorted(x)
+    return s[0] * s[1]
+
+
+def del_with_a_step(x):
+    items = [x[0], x[1], x[2]]
+    del items[::2]
+    return items[0]
+
+
+def sorted_of_a_copy(x):
+    items = [v for v in x]
+    s = sorted(items)
+    return s[0] * s[1]
+
+
+@pytest.mark.parametrize("refused, instead, words", [
+    (zip_kept_as_a_value, zip_kept_in_a_comprehension, "pairs = [(a, b) for a, b in zip(xs, ys)]"),
+    (sorted_of_an_argument, sorted_of_a_copy, "items = [v for v in xs]"),
+])
+def test_a_builtin_used_as_adjoin_does_not_model_says_what_works(refused, instead, words):
+    """The message names a way to write it that works; that way gives the right gradient."""
+    with pytest.raises(TranspileError) as info:
+        grad(refused)(V)
+    assert info.value.filename == __file__ and words in str(info.value), info.value
+    assert "runtime.rules.define" not in str(info.value), info.value
+    check(instead, V)
+
+
+def test_del_of_a_stepped_slice_is_refused_and_says_what_may_be_deleted():
+    with pytest.raises(TranspileError) as info:
+        grad(del_with_a_step)(V)
+    assert info.value.filename == __file__ and "`del lst[i:j]` without a step" in str(info.value), info.value

@@ -40,7 +40,7 @@ from ..core.astutil import walk
 from .arguments import pure_argument, sliced_items
 from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
 from .match import lower_match
-from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, raise_
+from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, order_positions_, raise_
 from .records import rewrite_records
 from .traversal import Transformer, nodes as every_node
 
@@ -190,6 +190,8 @@ class _Exprs(Transformer):
             picker = max_index_ if f.id == "max" else min_index_
         else:
             return None
+        if isinstance(items, ast.Name) and self.kinds.get(items.id) is ast.List:
+            return self._ordered_list(items, kw, picker)
         if not (literal_seq(items) and items.elts and all(simple(e) for e in items.elts)):
             return None
         keys = [self._apply(kw["key"], [copy.deepcopy(e)]) if "key" in kw and not (
@@ -203,6 +205,29 @@ class _Exprs(Transformer):
         i = self.ctx.namer.claim("index")
         call._order = True                   # its result is a list: a slice of the sorted items slices it
         return ast.ListComp(pick(ast.Name(i, ast.Load())), [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
+
+    def _ordered_list(self, items, kw, picker):
+        """``sorted(lst, key=, reverse=)``, ``max``/``min(lst, key=)`` of a local list held in a
+        name: the positions are found on the keys (no gradient), the items read by index."""
+        key = kw.get("key")
+        if key is None or isinstance(key, ast.Constant) and key.value is None:
+            keys = copy.copy(items)
+        else:
+            v = self.ctx.namer.claim("item")
+            value = self._apply(key, [ast.Name(v, ast.Load())]) if isinstance(key, ast.Lambda) else None
+            if value is None:
+                return None            # a key that is not a plain lambda: the call stays (and is refused)
+            keys = ast.ListComp(value, [ast.comprehension(ast.Name(v, ast.Store()), copy.copy(items), [], 0)])
+        helper = {order_: order_positions_, max_index_: max_position_, min_index_: min_position_}[picker]
+        ref = self.ctx.ref(helper, helper.__name__)
+        self.ctx.parsed.scope.closure.setdefault(ref.id, helper)
+        call = ast.Call(ref, [keys], [ast.keyword("reverse", kw["reverse"])] if "reverse" in kw else [])
+        if helper is not order_positions_:
+            return ast.Subscript(copy.copy(items), call, ast.Load())
+        i = self.ctx.namer.claim("index")
+        call._order = True                   # its result is a list: a slice of the sorted items slices it
+        return ast.ListComp(ast.Subscript(copy.copy(items), ast.Name(i, ast.Load()), ast.Load()),
+                            [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
 
     def _comprehension(self, fn, iterables, pred):
         """``map(fn, *iterables)`` / ``filter(pred, it)`` as a list comprehension (a lambda inlined)."""

@@ -174,11 +174,17 @@ def _is_partial(func, scope):
 def container_statement(s, exprs):
     """``a.extend([..])``/``a += [..]`` on a local list -> appends; ``d.update({..})``/``d.update(k=v)``
     on a local dict -> item assignments; ``v = d.setdefault(k, e)`` -> ``if k not in d``; ``del c[i]`` ->
-    ``c.pop(i)`` (None: other)."""
+    ``c.pop(i)``; ``del lst[i:j]`` -> ``lst[i:j] = []`` (None: other)."""
     kinds = exprs.kinds
     if isinstance(s, ast.Delete) and all(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
                                          and not isinstance(t.slice, (ast.Slice, ast.Tuple)) for t in s.targets):
         return [_delete(t, kinds.get(t.value.id) is ast.Dict, s) for t in s.targets]
+    if isinstance(s, ast.Delete) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript) \
+            and isinstance(s.targets[0].value, ast.Name) and kinds.get(s.targets[0].value.id) is ast.List \
+            and isinstance(s.targets[0].slice, ast.Slice) and s.targets[0].slice.step is None:
+        t = s.targets[0]         # del lst[i:j] of a local list: the same as lst[i:j] = [] (a slice write)
+        target = ast.Subscript(ast.Name(t.value.id, ast.Load()), t.slice, ast.Store())
+        return [ast.fix_missing_locations(ast.copy_location(ast.Assign([target], ast.List([], ast.Load())), s))]
     if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name) \
             and kinds.get(s.target.id) is ast.List and literal_seq(s.value):
         return _appends(s.target.id, s.value.elts, s, exprs)

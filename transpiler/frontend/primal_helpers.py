@@ -7,12 +7,17 @@ from runtime.rules.registry import define, nondifferentiable
 from runtime.rules.shape import cast
 from runtime.rules.support import dtype_of, is_floating
 
-__all__ = ["order_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "astype_",
+__all__ = ["order_", "order_positions_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "astype_",
            "to_integer_", "item_"]
 
 
 def order_(*keys, reverse=False):
     """The permutation ``sorted`` applies to items with these keys (stable, as ``sorted`` is)."""
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+
+
+def order_positions_(keys, reverse=False):
+    """``order_`` of a list of keys (``sorted(lst, key=...)`` of a list held in a name)."""
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
 
 
@@ -81,6 +86,6 @@ def item_jvp_(t, ans, x):
     return np.reshape(t, ())
 
 
-nondifferentiable(order_, max_index_, min_index_, to_integer_, max_position_, min_position_)
+nondifferentiable(order_, order_positions_, max_index_, min_index_, to_integer_, max_position_, min_position_)
 define(astype_, vjp=(astype_vjp_, None), jvp=(astype_jvp_, None))
 define(item_, vjp=(item_vjp_,), jvp=(item_jvp_,))

@@ -20,7 +20,9 @@ _UNSUPPORTED_STMT = {
     ast.Global: ("`global` declares a module variable to write, and a differentiated function cannot "
                  "change module state", "read globals freely; return the new value instead of writing it"),
     ast.Nonlocal: ("`nonlocal` is not supported", "pass the value as an argument instead"),
-    ast.Delete: ("`del` is not supported", "remove the del statement"),
+    ast.Delete: ("`del` of this target is not supported", "remove the del statement (a name may be deleted "
+                 "when nothing reads it later; an item or slice of a list or dict made in this function "
+                 "may be deleted: `del lst[i]`, `del lst[i:j]` without a step, `del d[k]`)"),
     ast.Import: ("imports inside a differentiated function are not supported", "import at module level"),
     ast.ImportFrom: ("imports inside a differentiated function are not supported", "import at module level"),
     ast.Raise: ("`raise` inside a differentiated function is not supported: a gradient cannot pass "

@@ -86,7 +86,11 @@ class StatementAdjoints:
                     "supported yet", node,
                     f"inline {name}'s body here for now, or make it a primitive: "
                     f"runtime.rules.define({name}, vjp=(...,)) with one VJP rule per argument")
-            return self.ctx.error(f"{name} has no derivative rule", node, _add_rule_hint(fn))
+            try:
+                hint = _BUILTIN_HINTS.get(fn)
+            except TypeError:           # not hashable: not one of them
+                hint = None
+            return self.ctx.error(f"{name} has no derivative rule", node, hint or _add_rule_hint(fn))
         if isinstance(node, ast.Attribute):
             return self.ctx.error(f"reading the attribute `.{node.attr}` of a differentiable value is "
                                   "not supported", node, "for an array, call the numpy function instead "
@@ -179,6 +183,17 @@ def _names(node):
     if isinstance(node, (ast.Tuple, ast.List)):
         return [n for e in node.elts for n in _names(e)]
     return []
+
+
+_BUILTIN_HINTS = {
+    zip: "iterate over the pairs where they are made (`for a, b in zip(xs, ys):`), or keep them in a "
+         "list with a comprehension: `pairs = [(a, b) for a, b in zip(xs, ys)]`",
+    sorted: "sort a list made in this function (`sorted(items)`, `sorted(items, key=lambda v: ..., "
+            "reverse=True)`; copy a list passed in with `items = [v for v in xs]` first), a dict's keys "
+            "with `for k in sorted(d):` and `d[k]`, or an array with np.sort(x)",
+}
+"""What to write instead of a builtin used in a way adjoin does not model (as a value, or of an
+argument), for builtins whose other uses work."""
 
 
 def _qualname(fn):
