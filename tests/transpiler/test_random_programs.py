@@ -12,7 +12,8 @@ import numpy as np
 from hypothesis import given, strategies as st
 
 from runtime.rules.activations import sigmoid
-from tests.transpiler.checks import check
+from tests.fd import assert_close
+from tests.transpiler.checks import check, fd_grads
 
 SHAPES = [(2, 3), (3,), (1, 3), (2, 1), ()]
 
@@ -86,6 +87,32 @@ def test_random_program(program):
     args = [rng.normal(size=s) if s else np.float64(rng.normal()) for s in shapes]
     wrt = tuple(range(len(names))) if len(names) > 1 else 0
     try:
-        check(fn, *args, wrt=wrt, rtol=1e-4, atol=1e-5)
+        d = check(fn, *args, wrt=wrt, rtol=1e-4, atol=1e-5)
+        _again_with_other_lengths(fn, d, shapes, wrt, rng)
     except AssertionError as e:
         raise AssertionError(f"program:\n{source}\n{e}") from None
+
+
+_SAME_NDIM = {2: [(2, 3), (1, 3), (2, 1), (1, 1), (4, 3)], 1: [(3,), (1,), (5,)]}
+
+
+def _again_with_other_lengths(fn, d, shapes, wrt, rng):
+    """The same function (its variants cached) on arguments of the same ndims and other
+    lengths, axes of length 1 among them: each must run the variant of its own lengths
+    (``analysis/signature.py``), whatever ran before.  Shapes the program cannot take
+    (numpy raises in it) are skipped: the gradient may run where only a value it does not need
+    would have raised (dead code is removed)."""
+    for _ in range(2):
+        other = [rng.choice(len(_SAME_NDIM[len(s)])) if len(s) in _SAME_NDIM else None for s in shapes]
+        new = [_SAME_NDIM[len(s)][k] if k is not None else s for s, k in zip(shapes, other)]
+        args = [rng.normal(size=s) if s else np.float64(rng.normal()) for s in new]
+        try:
+            fn(*args)
+        except ValueError:
+            continue
+        idx = list(wrt) if isinstance(wrt, tuple) else [wrt]
+        got = d.grad(*args)
+        got = got if isinstance(wrt, tuple) else (got,)
+        for i, g in zip(idx, got):
+            assert np.shape(g) == np.shape(args[i]), (new, i, np.shape(g))
+            assert_close(g, fd_grads(fn, args, [i])[0], 1e-4, 1e-5, what=f"shapes {new}: d/d arg {i}")
