@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tests.fd import assert_close, numeric_grad
+from tests.transpiler.checks import check
 from transpiler import TranspileError, differentiate, grad, hvp
 
 X = np.array([0.7, -0.4, 1.3])
@@ -315,12 +316,25 @@ def slice_delete(x):
     return l[0]
 
 
-@pytest.mark.parametrize("fn", [nested_write, slice_delete],
+@pytest.mark.parametrize("fn", [nested_write],
                          ids=lambda f: f.__name__)
 def test_what_is_not_modelled_is_refused_at_its_line(fn):
     with pytest.raises(TranspileError) as info:
         grad(fn)(X)
     assert info.value.filename == __file__ and info.value.lineno
+
+
+def slice_delete_then_grow(x):
+    l = [x[0], x[1] * 2.0, x[2]]
+    del l[1:]
+    l.append(x[1] * x[2])
+    return l[0] * l[-1]
+
+
+@pytest.mark.parametrize("fn", [slice_delete, slice_delete_then_grow], ids=lambda f: f.__name__)
+def test_a_deleted_slice_of_a_local_list(fn):
+    """``del l[i:j]`` is ``l[i:j] = []``: the items after it move down, and their gradients with them."""
+    check(fn, X)
 
 
 def test_del_of_an_array_item_fails_as_in_python():
