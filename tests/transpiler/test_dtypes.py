@@ -185,3 +185,15 @@ def test_interop_op_gives_float32_gradients():
     dz = 2 * h * (1 - h * h)                      # analytic: d sum(tanh(z)^2) / dz
     _close(gx.numpy(), dz @ w.T, 1e-5, "interop gx")
     _close(gw.numpy(), x.T @ dz, 1e-5, "interop gw")
+
+
+def _two_of_three(xs):
+    return xs[0] * xs[1]
+
+
+def test_every_item_of_a_list_of_floats_gets_a_number():
+    """Items the result does not read get a zero of their kind too, not a 0-d array."""
+    from transpiler import grad
+    got = grad(_two_of_three)([0.7, -0.2, 1.5])
+    assert [float(v) for v in got] == [-0.2, 0.7, 0.0]
+    assert all(np.ndim(v) == 0 and not isinstance(v, np.ndarray) for v in got), [type(v) for v in got]

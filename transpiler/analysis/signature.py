@@ -86,6 +86,8 @@ def cast_like(g, x):
     Anything without a floating dtype (Python floats, containers, tensors) is returned as is.
     """
     if x.__class__ is float:          # the common scalar case, without a failing attribute lookup
+        if g.__class__ is np.ndarray and g.ndim == 0 and g.dtype.kind == "f":
+            return g[()]              # a 0-d array (a zero made with np.zeros_like): its number
         return g
     xd = getattr(x, "dtype", None)
     gd = getattr(g, "dtype", None)
