@@ -28,6 +28,44 @@ def add_jvp_y(t, ans, x, y):
 define((np.add, operator.add), vjp=(add_vjp_x, add_vjp_y), jvp=(add_jvp_x, add_jvp_y))
 
 
+# the JVP terms of a primitive whose rules come from outside this package
+@primitive
+def add_terms(a, b, name):
+    """``a + b`` of two JVP terms of primitive ``name``, whose rules were registered outside this
+    package (the transpiler's forward mode, ``modes/forward.py``).  ``+`` joins two tuples
+    instead of adding them; a tuple-valued primitive's terms that its rules return through a
+    call are tuples only when the code runs, so they are added here, item by item."""
+    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+        if not (isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b)):
+            raise TypeError(f"the JVP rules of {name} return values of different structures ({_kind(a)} and "
+                            f"{_kind(b)}): each must return the tangent of the whole output")
+        return tuple(add_terms(x, y, name) for x, y in zip(a, b))
+    return a + b
+
+
+def _kind(v):
+    return f"a {type(v).__name__} of {len(v)}" if isinstance(v, (tuple, list)) else f"a {type(v).__name__}"
+
+
+def add_terms_vjp_a(g, ans, a, b, name):
+    return unbroadcast(g, a)
+
+
+def add_terms_vjp_b(g, ans, a, b, name):
+    return unbroadcast(g, b)
+
+
+def add_terms_jvp_a(t, ans, a, b, name):
+    return broadcast_like(t, ans)
+
+
+def add_terms_jvp_b(t, ans, a, b, name):
+    return broadcast_like(t, ans)
+
+
+define(add_terms, vjp=(add_terms_vjp_a, add_terms_vjp_b), jvp=(add_terms_jvp_a, add_terms_jvp_b))
+
+
 # x - y
 def subtract_vjp_y(g, ans, x, y):
     return unbroadcast(-g, y)

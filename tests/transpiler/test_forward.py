@@ -10,7 +10,7 @@ from tests.fd import assert_close, numeric_jvp
 from tests.transpiler import corpus as corpora
 from tests.transpiler import test_control_flow as flow
 from tests.transpiler import test_functions as corpus
-from transpiler import differentiate, jvp
+from transpiler import differentiate, hvp, jvp
 
 CASES = corpora.cases()
 
@@ -212,3 +212,89 @@ def test_primitive_without_jvp_rule_is_an_error_not_a_zero_tangent():
     with pytest.raises(TranspileError, match="no forward-mode rule") as e:
         jvp(uses_reverse_only_primitive, (2.0,), (1.0,))
     assert "test_forward.py" in str(e.value) and "_reverse_only_cube(x) * 2.0" in str(e.value)
+
+
+# A user's primitives, registered outside the package: one array-valued, one tuple-valued.
+def _user_scaled_hypot(x, y):
+    return np.sqrt(x * x + y * y) * 2.0
+
+
+def _user_hypot_vjp_x(g, ans, x, y):
+    return g * 4.0 * x / ans
+
+
+def _user_hypot_vjp_y(g, ans, x, y):
+    return g * 4.0 * y / ans
+
+
+def _user_hypot_jvp_x(t, ans, x, y):
+    return _user_times(t, 4.0 * x / ans)
+
+
+def _user_hypot_jvp_y(t, ans, x, y):
+    return _user_times(t, 4.0 * y / ans)
+
+
+def _user_times(a, b):
+    return a * b
+
+
+def _user_sum_and_product(x, y):
+    return x + y, x * y
+
+
+def _user_pair(a, b):
+    return a, b
+
+
+def _user_sp_vjp_x(g, ans, x, y):
+    return g[0] + g[1] * y
+
+
+def _user_sp_vjp_y(g, ans, x, y):
+    return g[0] + g[1] * x
+
+
+def _user_sp_jvp_x(t, ans, x, y):
+    return _user_pair(t, t * y)          # a tuple, through a call
+
+
+def _user_sp_jvp_y(t, ans, x, y):
+    return _user_pair(t, x * t)
+
+
+def uses_user_hypot(x, y):
+    return _user_scaled_hypot(x, y) * x
+
+
+def uses_user_pair(x, y):
+    s, p = _user_sum_and_product(x, y)
+    return s * p
+
+
+def test_a_users_primitive_with_computed_terms_adds_them_in_forward_mode():
+    from runtime.rules import define
+    define(_user_scaled_hypot, vjp=(_user_hypot_vjp_x, _user_hypot_vjp_y),
+           jvp=(_user_hypot_jvp_x, _user_hypot_jvp_y))
+    x, y, tx, ty = np.array([0.3, -1.2]), np.array([0.8, 0.5]), np.array([0.7, 0.1]), np.array([-0.4, 0.9])
+    _, got = jvp(uses_user_hypot, (x, y), (tx, ty), wrt=(0, 1))
+    assert_close(got, numeric_jvp(uses_user_hypot, [x, y], [tx, ty]), what="jvp through a user's primitive")
+
+
+def test_a_users_tuple_valued_primitive_whose_rules_return_calls_adds_them_item_by_item():
+    """`+` of two tuples joins them: the tangent of `s` was the first term's pair and `p` the
+    second's, a wrong number (1.12 for 1.405) with no error.  add_terms adds them item by item."""
+    from runtime.rules import define
+    define(_user_sum_and_product, vjp=(_user_sp_vjp_x, _user_sp_vjp_y), jvp=(_user_sp_jvp_x, _user_sp_jvp_y))
+    args, tangents = (0.3, 0.8), (1.0, 0.5)
+    _, got = jvp(uses_user_pair, args, tangents, wrt=(0, 1))
+    assert_close(got, numeric_jvp(uses_user_pair, list(args), list(tangents)), what="jvp of a tuple-valued primitive")
+    hv = hvp(uses_user_pair, args, 1.0, wrt=0)          # forward over reverse: the terms again
+    h = 1e-5
+    want = (_grad_pair(args[0] + h, args[1])[0] - _grad_pair(args[0] - h, args[1])[0]) / (2 * h)
+    assert_close(hv, want, 1e-6, 1e-8, what="hvp of a tuple-valued primitive")
+
+
+def _grad_pair(a, b):
+    """d/da, d/db of (a + b) * a * b, written out (the reference for the hvp)."""
+    return (2 * a * b + b * b, a * a + 2 * a * b)

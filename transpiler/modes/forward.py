@@ -22,6 +22,8 @@ import operator
 
 import numpy as np
 
+from runtime.rules.arithmetic import add_terms
+
 from . import calls
 from . import stacks
 from ..backend import templates
@@ -225,13 +227,18 @@ class Forward:
             terms.append(expr)
         if not terms:
             return pre + [ast.Assign([dt], self.zeros(ans))]
-        return pre + [ast.Assign([dt], _sum_terms(terms))]
+        checked = None
+        if len(terms) > 1 and not _own_rules(rule, len(args)):
+            checked = (self.ctx.ref(add_terms, "add_terms"), ast.Constant(rule.name))
+        return pre + [ast.Assign([dt], _sum_terms(terms, checked))]
 
 
-def _sum_terms(terms):
+def _sum_terms(terms, checked=None):
     """The tangent of a primitive: the sum of its arguments' JVP terms.  A tuple-valued primitive
     (np.divmod, np.linalg.lstsq, ...) has tuple terms, added item by item -- `+` on two tuples
-    would concatenate them."""
+    would concatenate them.  ``checked``: ``(add_terms, name)`` for a primitive whose rules were
+    registered outside this package (test_rules_transpiled checks the package's own): its terms
+    are added by ``add_terms``, item by item also when a rule returns its tuple through a call."""
     if len(terms) > 1 and any(isinstance(t, ast.Tuple) for t in terms):
         if not all(isinstance(t, ast.Tuple) and len(t.elts) == len(terms[0].elts) for t in terms):
             raise TypeError("JVP rules of one tuple-valued primitive must all return tuple literals "
@@ -239,8 +246,14 @@ def _sum_terms(terms):
         return ast.Tuple([_sum_terms(list(items)) for items in zip(*(t.elts for t in terms))], ast.Load())
     total = terms[0]
     for t in terms[1:]:
-        total = ast.BinOp(total, ast.Add(), t)
+        total = ast.Call(checked[0], [total, t, checked[1]], []) if checked else ast.BinOp(total, ast.Add(), t)
     return total
+
+
+def _own_rules(rule, nargs):
+    """Are ``rule``'s JVP functions this package's own (whose tuple-valued rules are tested)?"""
+    return all(getattr(rule.jvp(i), "__module__", "runtime").startswith(("runtime.", "transpiler."))
+               for i in range(nargs) if rule.jvp(i) is not None)
 
 
 def forward(ctx, core, info, wrt, name, tangent_only=False):

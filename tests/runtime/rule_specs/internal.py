@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from runtime.rules import lookup
 from runtime.rules.adjoint_helpers import sum_like
+from runtime.rules.arithmetic import add_terms
 from runtime.rules.containers import setitem
 from runtime.rules.nn import softmax_cross_entropy
 from runtime.rules.support import broadcast_like, expand_reduced, scatter_add, split_like, unbroadcast, unstack
@@ -18,6 +19,12 @@ def _unbroadcast(draw, rng):
     sx, sg = broadcast_shapes(draw)
     full = np.broadcast_shapes(sx, sg)
     return [values(rng, full), values(rng, sx)], {}
+
+
+@spec(add_terms)
+def _add_terms(draw, rng):
+    sa, sb = broadcast_shapes(draw)
+    return [values(rng, sa), values(rng, sb), "user_primitive"], {}
 
 
 @spec(broadcast_like)
