@@ -252,7 +252,7 @@ def _sum_terms(terms, checked=None):
 
 def _own_rules(rule, nargs):
     """Are ``rule``'s JVP functions this package's own (whose tuple-valued rules are tested)?"""
-    return all(getattr(rule.jvp(i), "__module__", "runtime").startswith(("runtime.", "transpiler."))
+    return all((getattr(rule.jvp(i), "__module__", None) or "").startswith(("runtime.", "transpiler."))
                for i in range(nargs) if rule.jvp(i) is not None)
 
 
