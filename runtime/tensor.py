@@ -431,9 +431,18 @@ def apply(fn, args, kwargs=None):
             for tape in tapes:
                 tape._record(rule, args, vals, kwargs, result)
         else:  # nothing to differentiate, but reading a variable still watches it (as in TF)
+            if dt is None and rule.differentiable and type(out) in (tuple, list):
+                raise TypeError(_several_values(rule.name, out))
             for tape in tapes:
                 tape._note_reads(args)
     return result
+
+
+def _several_values(name, out):
+    """Why a primitive returning several values cannot run on tensors, and what to do."""
+    return (f"{name} returns {len(out)} values, and a tape records one array per op: register a form "
+            f"of it on tensors built from single-output primitives in runtime.rules.registry.COMPOSITES "
+            f"(as np.linalg.eigh has), or call it on numpy arrays (t.numpy())")
 
 
 def _plain_rule(fn):
@@ -670,6 +679,8 @@ class _TensorBase:
         return str(self)
 
     def __iter__(self):
+        if type(self._value) in (tuple, list):      # a primitive's several values (see apply)
+            raise TypeError(_several_values("the primitive that made this tensor", self._value))
         if self._value.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
         for i in range(len(self._value)):

@@ -265,3 +265,24 @@ def test_gradients_of_several_sources_are_flushed_each():
     np.testing.assert_array_equal(gx.numpy(), np.array(want, np.float32))
     np.testing.assert_array_equal(gw.numpy(), [[6.0, 8.0]])
     assert gu.numpy() == 0 and gx.numpy()[2] != 0
+
+
+def _sum_and_product(x, y):
+    return x + y, x * y
+
+
+def test_a_primitive_of_several_values_on_tensors_says_what_to_do():
+    """The tape records one array per op: a user's primitive returning two values is refused with
+    the way out, not recorded as if it had no gradient (the tape would then give None) or left
+    to fail in numpy code that expects an array."""
+    from runtime.rules import define, primitive
+    sp = primitive(_sum_and_product)
+    define(sp, vjp=(lambda g, ans, x, y: g[0] + g[1] * y, lambda g, ans, x, y: g[0] + g[1] * x))
+    x, y = tf.constant(0.3, dtype=tf.float64), tf.constant(0.8, dtype=tf.float64)
+    with pytest.raises(TypeError, match="COMPOSITES"):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            sp(x, y)
+    with pytest.raises(TypeError, match="COMPOSITES"):
+        s, p = sp(x, y)
+    assert sp(0.3, 0.8) == (0.3 + 0.8, 0.3 * 0.8)       # on numbers it is the plain function
