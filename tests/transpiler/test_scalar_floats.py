@@ -202,3 +202,16 @@ def test_calls_that_consume_an_iterator_are_not_moved():
     namespace = {"math": math}
     exec(compile(ast.fix_missing_locations(tree), "<inline test>", "exec"), namespace)
     assert namespace["f"](iter([1.0, 2.0])) == (0.0, 3.0), ast.unparse(tree)
+
+
+def test_a_reduction_writing_into_out_is_not_moved_across():
+    """``np.sum(x, 0, None, buf)`` (out given by position) writes into ``buf``: a temporary
+    reading ``buf`` must not move past it, nor may the call move."""
+    source = ("def f(x, buf):\n    t = buf * 1.0\n    u = np.sum(x, 0, None, buf)\n"
+              "    return (u, t)\n")
+    tree = ast.parse(source)
+    inline_temporaries(tree.body[0], lambda node: eval(compile(ast.Expression(node), "<r>", "eval"), {"np": np}))
+    namespace = {"np": np}
+    exec(compile(ast.fix_missing_locations(tree), "<inline test>", "exec"), namespace)
+    u, t = namespace["f"](np.array([[1.0, 2.0], [3.0, 4.0]]), np.zeros(2))
+    assert np.array_equal(t, [0.0, 0.0]) and np.array_equal(u, [4.0, 6.0]), ast.unparse(tree)

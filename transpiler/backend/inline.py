@@ -32,6 +32,7 @@ differ, and the float variant falls back to numpy on either (``modes/floats.py``
 """
 
 import ast
+import inspect
 
 import numpy as np
 
@@ -48,8 +49,10 @@ _ITERATING = {"fsum", "prod", "dist", "sumprod"}
 another call has consumed in between."""
 
 
-_REDUCTIONS = {np.sum: 5, np.mean: 5, np.max: 3, np.min: 3, np.amax: 3, np.amin: 3, np.prod: 5}
-"""numpy reductions taken as pure, each with the position of its ``out`` parameter."""
+_REDUCTIONS = {fn: list(inspect.signature(fn).parameters).index("out")
+               for fn in (np.sum, np.mean, np.max, np.min, np.amax, np.amin, np.prod)}
+"""numpy reductions taken as pure, each with the position of its ``out`` parameter (``np.sum``'s
+fourth: ``np.sum(x, 0, None, buf)`` writes into ``buf``)."""
 
 
 _PURE = {np.where, np.ones_like, np.zeros_like, tie_mask, tie_mask.raw}
