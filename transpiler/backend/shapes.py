@@ -44,7 +44,7 @@ from runtime.rules.arithmetic import matmul_vjp_a, matmul_vjp_b
 from runtime.rules.reductions import tie_mask
 from runtime.rules.support import expand_reduced, unbroadcast
 
-from ..core.astutil import copy_ast, walk
+from ..core.astutil import copy_ast
 
 __all__ = ["specialise"]
 
@@ -161,9 +161,8 @@ def _matmul(a, b, checked=None):
 class _Shapes:
     """Walks the top-level statements in order, knowing ``(shape, real)`` of each name."""
 
-    def __init__(self, ctx, arrays, loads):
+    def __init__(self, ctx, arrays):
         self.resolve, self.ref = ctx.resolve, ctx.ref_attr
-        self.loads = loads          # name -> how many times the function reads it
         self.pending = {}           # name -> its `expand_reduced(g, x, ...)`, while g and name stand
         self.env = {name: (tuple(1 if one else _Symbol(sure=True) for one in ones), real)
                     for name, (ndim, real, _, ones) in arrays.items()}
@@ -421,15 +420,12 @@ class _Shapes:
 
 def specialise(fn, ctx, arrays, before=(), scalar_seed=None):
     """Rewrite the top-level statements of FunctionDef ``fn`` (in place) with what the ndim of
-    parameters ``arrays`` (``name -> (ndim, real, python_float)``) proves; returns how many calls went.
+    parameters ``arrays`` (``name -> (ndim, real, python_float, ones)``) proves; returns how many
+    calls went.
     ``before``: statements that ran before ``fn``'s body (a split pair's backward reads the
     forward's values), read first for their shapes.  ``scalar_seed``: the seed parameter of a
     0-d output, taken to be a real 0-d value."""
-    loads = {}
-    for n in walk(fn):
-        if n.__class__ is ast.Name and n.ctx.__class__ is ast.Load:
-            loads[n.id] = loads.get(n.id, 0) + 1
-    shapes = _Shapes(ctx, arrays, loads)
+    shapes = _Shapes(ctx, arrays)
     if scalar_seed is not None:        # a 0-d output's seed: real and 0-d (variants.py sees to it)
         shapes.env[scalar_seed] = ((), True)
     for s in list(before) + fn.body:
