@@ -196,15 +196,8 @@ class _Exprs(Transformer):
             return None
         keys = [self._apply(kw["key"], [copy.deepcopy(e)]) if "key" in kw and not (
             isinstance(kw["key"], ast.Constant) and kw["key"].value is None) else copy.deepcopy(e) for e in items.elts]
-        ref = self.ctx.ref(picker, picker.__name__)
-        self.ctx.parsed.scope.closure.setdefault(ref.id, picker)
-        call = ast.Call(ref, keys, [ast.keyword("reverse", kw["reverse"])] if "reverse" in kw else [])
-        pick = lambda index: ast.Subscript(ast.List(list(items.elts), ast.Load()), index, ast.Load())  # noqa: E731
-        if picker is not order_:
-            return pick(call)
-        i = self.ctx.namer.claim("index")
-        call._order = True                   # its result is a list: a slice of the sorted items slices it
-        return ast.ListComp(pick(ast.Name(i, ast.Load())), [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
+        return self._picked(picker, keys, kw,
+                            lambda index: ast.Subscript(ast.List(list(items.elts), ast.Load()), index, ast.Load()))
 
     def _ordered_list(self, items, kw, picker):
         """``sorted(lst, key=, reverse=)``, ``max``/``min(lst, key=)`` of a local list held in a
@@ -219,15 +212,19 @@ class _Exprs(Transformer):
                 return None            # a key that is not a plain lambda: the call stays (and is refused)
             keys = ast.ListComp(value, [ast.comprehension(ast.Name(v, ast.Store()), copy.copy(items), [], 0)])
         helper = {order_: order_positions_, max_index_: max_position_, min_index_: min_position_}[picker]
-        ref = self.ctx.ref(helper, helper.__name__)
-        self.ctx.parsed.scope.closure.setdefault(ref.id, helper)
-        call = ast.Call(ref, [keys], [ast.keyword("reverse", kw["reverse"])] if "reverse" in kw else [])
-        if helper is not order_positions_:
-            return ast.Subscript(copy.copy(items), call, ast.Load())
+        return self._picked(helper, [keys], kw, lambda index: ast.Subscript(copy.copy(items), index, ast.Load()))
+
+    def _picked(self, picker, args, kw, pick):
+        """``pick(picker(*args))`` -- the item max/min chooses --, or for sorted (``order_``,
+        ``order_positions_``) ``[pick(i) for i in picker(*args, reverse=...)]``."""
+        ref = self.ctx.ref(picker, picker.__name__)
+        self.ctx.parsed.scope.closure.setdefault(ref.id, picker)
+        call = ast.Call(ref, args, [ast.keyword("reverse", kw["reverse"])] if "reverse" in kw else [])
+        if picker is not order_ and picker is not order_positions_:
+            return pick(call)
         i = self.ctx.namer.claim("index")
         call._order = True                   # its result is a list: a slice of the sorted items slices it
-        return ast.ListComp(ast.Subscript(copy.copy(items), ast.Name(i, ast.Load()), ast.Load()),
-                            [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
+        return ast.ListComp(pick(ast.Name(i, ast.Load())), [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
 
     def _comprehension(self, fn, iterables, pred):
         """``map(fn, *iterables)`` / ``filter(pred, it)`` as a list comprehension (a lambda inlined)."""

@@ -13,7 +13,7 @@ __all__ = ["order_", "order_positions_", "max_index_", "min_index_", "max_positi
 
 def order_(*keys, reverse=False):
     """The permutation ``sorted`` applies to items with these keys (stable, as ``sorted`` is)."""
-    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+    return order_positions_(keys, reverse)
 
 
 def order_positions_(keys, reverse=False):
@@ -23,12 +23,12 @@ def order_positions_(keys, reverse=False):
 
 def max_index_(*keys):
     """The index of the item ``max(items, key=...)`` returns: the first largest key."""
-    return max(range(len(keys)), key=keys.__getitem__)
+    return max_position_(keys)
 
 
 def min_index_(*keys):
     """The index of the item ``min(items, key=...)`` returns: the first smallest key."""
-    return min(range(len(keys)), key=keys.__getitem__)
+    return min_position_(keys)
 
 
 
