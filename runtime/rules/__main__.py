@@ -1,6 +1,7 @@
 """``python -m runtime.rules --list``: the table of supported primitives, in markdown.
 
-The README's "Supported primitives" section is this output (a test keeps them equal).  Rules
+The documentation's primitives page (docs/reference/primitives.md) ends with this output (a test
+keeps them equal).  Rules
 registered only on newer Python or numpy versions are listed with the version they need, so
 the table is the same wherever it is generated.
 """
