@@ -4,6 +4,7 @@
 ``__getattr__``), so ``import runtime`` costs little more than ``import numpy``.
 """
 
+from ._version import __version__  # noqa: F401
 from .engine import errors, nest  # noqa: F401
 from .engine.tensor import (  # noqa: F401
     DType, TensorShape, Tensor, Variable, as_dtype, constant,
