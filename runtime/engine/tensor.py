@@ -382,7 +382,11 @@ class _NoErrstate:
 _errstate, _QUIET = _quiet_errstate()
 _quiet_set, _quiet_reset = _errstate.set, _errstate.reset
 _EXPLAIN = None  # runtime.engine.explain while tf.debugging.enable_gradient_explanations() is on
-_lookup = registry.RULES.get
+_get_rule = registry.RULES.get   # the hot path: a dict get; a miss loads the callable's family
+
+
+def _lookup(fn):
+    return _get_rule(fn) or registry.lookup(fn)
 
 
 def _unwrap(x):
@@ -398,7 +402,7 @@ def _unwrap(x):
 
 def apply(fn, args, kwargs=None):
     """Run primitive ``fn`` on tensors: compute with numpy, record on every tape that watches an input."""
-    rule = _lookup(fn)
+    rule = _get_rule(fn) or registry.lookup(fn)
     if rule is None:
         raise TypeError(
             f"{registry._name_of(fn)} has no derivative rule in adjoin, so it cannot run on tensors. "
