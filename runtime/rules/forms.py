@@ -47,34 +47,46 @@ import sys
 import textwrap
 
 from .registry import define
-from .support import broadcast_like, unbroadcast
+from .support import broadcast_like, shape_of, unbroadcast
 
-__all__ = ["elementwise", "symmetric", "jvp_like", "linear", "scalar"]
+__all__ = ["elementwise", "symmetric", "jvp_like", "linear", "transposes", "reshaping", "scalar"]
 
 
-def elementwise(fns, name=None):
-    """Register ``fns``' rules made from the derivative the decorated function returns."""
+def elementwise(fns, name=None, broadcasting=None):
+    """Register ``fns``' rules made from the derivative the decorated function returns.  Partial
+    derivatives returned as a tuple are of arguments that broadcast together (``broadcasting=False``
+    when they do not: an order ``n`` beside the array)."""
     def make(derivative):
         node = _function_node(derivative)
         params = [a.arg for a in node.args.posonlyargs + node.args.args]
         if not params or params[0] != "ans":
             raise TypeError(f"{derivative.__name__}: a derivative function takes (ans, <the primitive's "
                             f"parameters>), not ({', '.join(params)})")
-        vjps, jvps = _partials(derivative, node, name, derivative.__globals__, broadcasting=None)
+        vjps, jvps = _partials(derivative, node, name, derivative.__globals__, broadcasting)
         define(fns, vjp=vjps, jvp=jvps)
         return derivative
     return make
 
 
-def scalar(fns, derivative, name=None):
-    """Register rules for the ``math`` function ``fns`` made from the numpy ``derivative`` of the same
-    function, with ``np.*`` calls read as their ``math`` namesakes (scalar code stays scalar).  The
-    rules belong to the calling module."""
+def scalar(fns, derivative=None, name=None):
+    """Register rules for the ``math`` function (or builtin) ``fns`` made from ``derivative`` as
+    ``elementwise`` does, without broadcasting, and with ``np.*`` calls read as their ``math``
+    namesakes: a numpy function's derivative serves its ``math`` twin, and scalar code stays
+    scalar.  The rules belong to the calling module.  Without ``derivative``, a decorator."""
+    if derivative is None:
+        def make(d):
+            _scalar(fns, d, name, d.__globals__)
+            return d
+        return make
+    _scalar(fns, derivative, name, sys._getframe(1).f_globals)
+    return derivative
+
+
+def _scalar(fns, derivative, name, module):
     node = _MathNames(derivative.__name__).visit(_function_node(derivative))
-    module = sys._getframe(1).f_globals
     for n in ast.walk(node):     # the derivative's other globals must mean the same here
         if isinstance(n, ast.Name) and n.id in derivative.__globals__ and n.id != "np" and \
-                module.get(n.id, getattr(builtins, n.id, None)) is not derivative.__globals__[n.id]:
+                not _same(module.get(n.id, getattr(builtins, n.id, None)), derivative.__globals__[n.id]):
             raise ValueError(f"{derivative.__name__} reads {n.id}, which {module['__name__']} does not import")
     first = fns[0] if isinstance(fns, (tuple, list)) else fns
     vjps, jvps = _partials(derivative, node, name or first.__name__, module, broadcasting=False)
@@ -98,9 +110,12 @@ def jvp_like(*vjps):
             made.append(None)
             continue
         node = _function_node(vjp)
-        first = (node.args.posonlyargs + node.args.args)[0].arg
-        body = [_AsTangent(first).visit(s) for s in _body(node)]
-        made.append(_make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(node.args, "t"), body))
+        params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        t = "s" if "t" in params else "t"       # (not a parameter's name)
+        body = [_AsTangent(params[0], t, params[1]).visit(s) for s in _body(node)]
+        if any(isinstance(n, ast.Name) and n.id == "broadcast_like" for s in body for n in ast.walk(s)):
+            _require(vjp.__globals__, "broadcast_like", broadcast_like)
+        made.append(_make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(node.args, t), body))
     return tuple(made)
 
 
@@ -110,19 +125,62 @@ def linear(fns, argnum=0):
     def make(vjp):
         first = fns[0] if isinstance(fns, (tuple, list)) else fns
         node = _function_node(vjp)
-        args = node.args
-        params = [a.arg for a in args.posonlyargs + args.args][2:]
-        call = ast.Call(_expression_for(first, vjp.__globals__),
-                        [ast.Name("t" if i == argnum else p, ast.Load()) for i, p in enumerate(params)]
-                        + ([ast.Starred(ast.Name(args.vararg.arg, ast.Load()), ast.Load())] if args.vararg else []),
-                        [ast.keyword(a.arg, ast.Name(a.arg, ast.Load())) for a in args.kwonlyargs])
-        jvp = _make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(args, "t"), [ast.Return(call)])
-        entries = [None] * (argnum + 1)
-        vjps, jvps = list(entries), list(entries)
+        jvp = _make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(node.args, "t"),
+                    [ast.Return(_applied(first, vjp.__globals__, node.args, argnum))])
+        vjps, jvps = [None] * (argnum + 1), [None] * (argnum + 1)
         vjps[argnum], jvps[argnum] = vjp, jvp
         define(fns, vjp=vjps, jvp=jvps)
         return vjp
     return make
+
+
+def transposes(f, f_t, params, vjp=(), jvp=()):
+    """Register rules for two linear functions, each the other's transpose (``fftshift`` and
+    ``ifftshift``), linear in their first argument: the VJP of one is the other applied to the
+    cotangent, the JVP the function itself applied to the tangent.  ``params`` are the parameters
+    they share, as written in a ``def``; ``vjp`` / ``jvp`` the rules of the other parameters
+    (default: none)."""
+    module = sys._getframe(1).f_globals
+    names = {a.strip().split("=")[0] for a in params.split(",")}
+    g, t = ("h" if "g" in names else "g"), ("s" if "t" in names else "t")     # not a parameter's name
+    vjp_args = ast.parse(f"def f({g}, ans, {params}): pass").body[0].args
+    jvp_args = ast.parse(f"def f({t}, ans, {params}): pass").body[0].args
+    for fn, other in ((f, f_t), (f_t, f)):
+        made_vjp = _make(module, f"{fn.__name__}_vjp", vjp_args, [ast.Return(_applied(other, module, vjp_args, 0, g))])
+        made_jvp = _make(module, f"{fn.__name__}_jvp", jvp_args, [ast.Return(_applied(fn, module, jvp_args, 0, t))])
+        define(fn, vjp=(made_vjp,) + tuple(vjp), jvp=(made_jvp,) + tuple(jvp))
+
+
+def reshaping(fns, params):
+    """Register rules for ``fns``, which only change the shape of their first argument (its elements
+    keep their order): the VJP reshapes the cotangent back to the argument's shape, the JVP is the
+    function of the tangent.  ``params`` are the primitive's parameters as written in a ``def``."""
+    first = fns[0] if isinstance(fns, (tuple, list)) else fns
+    module = sys._getframe(1).f_globals
+    _require(module, "shape_of", shape_of)
+    args = ast.parse(f"def f(g, ans, {params}): pass").body[0].args
+    back = ast.parse(f"np.reshape(g, shape_of({(args.posonlyargs + args.args)[2].arg}))", mode="eval").body
+    vjp = _make(module, f"{first.__name__}_vjp", args, [ast.Return(back)])
+    jvp = _make(module, f"{first.__name__}_jvp", _with_first(args, "t"), [ast.Return(_applied(first, module, args, 0))])
+    define(fns, vjp=(vjp,), jvp=(jvp,))
+
+
+def _applied(fn, module, args, argnum, v="t"):
+    """``fn(...)`` with ``v`` (the tangent) for argument ``argnum`` and the rule's other parameters
+    passed on: positionally where they have no default, else by keyword."""
+    positional = [a.arg for a in args.posonlyargs + args.args][2:]
+    with_default = set(positional[len(positional) - len(args.defaults):]) if args.defaults else set()
+    call = ast.Call(_expression_for(fn, module), [], [])
+    for i, p in enumerate(positional):
+        value = ast.Name(v if i == argnum else p, ast.Load())
+        if p in with_default and i != argnum:
+            call.keywords.append(ast.keyword(p, value))
+        else:
+            call.args.append(value)
+    if args.vararg:
+        call.args.append(ast.Starred(ast.Name(args.vararg.arg, ast.Load()), ast.Load()))
+    call.keywords += [ast.keyword(a.arg, ast.Name(a.arg, ast.Load())) for a in args.kwonlyargs]
+    return call
 
 
 # --- making rule functions ------------------------------------------------------------------------
@@ -196,7 +254,7 @@ def _with_first(args, first):
                         kwonlyargs=args.kwonlyargs, kw_defaults=args.kw_defaults, kwarg=args.kwarg,
                         defaults=args.defaults)
     where = new.posonlyargs if new.posonlyargs else new.args
-    if where and where[0].arg in ("g", "t", "h"):
+    if where and where[0].arg in ("g", "t", "h", "s"):
         where[0] = ast.arg(first)
     else:
         where.insert(0, ast.arg(first))
@@ -213,6 +271,10 @@ def _jvp_name(vjp_name):
 def _require(module, name, obj):
     if module.setdefault(name, obj) is not obj:
         raise ValueError(f"{module['__name__']}.{name} is not support.{name}, which made rules call")
+
+
+def _same(a, b):
+    return a is b or type(a) is type(b) is float and a == b
 
 
 def _is_none(node):
@@ -249,20 +311,20 @@ def _times(v, d):
 
 
 class _AsTangent(ast.NodeTransformer):
-    """A VJP body read as its JVP: the cotangent's name becomes ``t``; ``unbroadcast(e, x)``
+    """A VJP body read as its JVP: the cotangent's name becomes the tangent's; ``unbroadcast(e, x)``
     (summing onto an argument's shape) becomes ``broadcast_like(e, ans)`` (spreading to the result's)."""
 
-    def __init__(self, cotangent):
-        self.cotangent = cotangent
+    def __init__(self, cotangent, tangent, ans):
+        self.cotangent, self.tangent, self.ans = cotangent, tangent, ans
 
     def visit_Name(self, node):
-        return ast.Name("t", node.ctx) if node.id == self.cotangent else node
+        return ast.Name(self.tangent, node.ctx) if node.id == self.cotangent else node
 
     def visit_Call(self, node):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "unbroadcast" and len(node.args) == 2:
             node.func.id = "broadcast_like"
-            node.args[1] = ast.Name("ans", ast.Load())
+            node.args[1] = ast.Name(self.ans, ast.Load())
         return node
 
 
