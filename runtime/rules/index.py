@@ -68,7 +68,7 @@ CALLABLES = {
         'numpy.linalg:outer', 'numpy.linalg:trace', 'numpy.linalg:vecdot',
     ),
     'linalg.decompositions': (
-        'numpy.linalg:cholesky', 'numpy.linalg:qr', 'numpy.linalg:svd',
+        'numpy.linalg:cholesky', 'numpy.linalg:qr', 'numpy.linalg:svd', 'numpy.linalg:svdvals',
     ),
     'linalg.eigen': (
         'numpy.linalg:eig', 'numpy.linalg:eigh', 'numpy.linalg:eigvals', 'numpy.linalg:eigvalsh',
@@ -82,7 +82,7 @@ CALLABLES = {
         'numpy.linalg:pinv', 'numpy.linalg:slogdet', 'numpy.linalg:solve',
     ),
     'linalg.norms': (
-        'numpy.linalg:matrix_norm', 'numpy.linalg:norm', 'numpy.linalg:svdvals', 'numpy.linalg:vector_norm',
+        'numpy.linalg:matrix_norm', 'numpy.linalg:norm', 'numpy.linalg:vector_norm',
     ),
     'linalg.products': (
         'numpy.linalg:multi_dot', 'numpy:diagonal', 'numpy:einsum', 'numpy:trace',
