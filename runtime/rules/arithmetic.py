@@ -43,9 +43,16 @@ def d_subtract(ans, x, y):
     return 1, -1
 
 
-@elementwise((np.multiply, operator.mul))           # x * y
-def d_multiply(ans, x, y):
-    return y, x
+# x * y (written as VJPs to keep the operands' order: x * g, not g * x)
+def multiply_vjp_x(g, ans, x, y):
+    return unbroadcast(g * y, x)
+
+
+def multiply_vjp_y(g, ans, x, y):
+    return unbroadcast(x * g, y)
+
+
+define((np.multiply, operator.mul), vjp=(multiply_vjp_x, multiply_vjp_y), jvp=jvp_like(multiply_vjp_x, multiply_vjp_y))
 
 
 @elementwise((np.true_divide, operator.truediv))    # x / y

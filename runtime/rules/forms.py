@@ -36,13 +36,17 @@ one would write them by hand (``g * -np.sin(x)`` as ``-g * np.sin(x)``, ``g * (1
 The made functions are real functions of the family's module (``trig.sin_vjp``): their source
 is generated, registered with ``linecache`` under a ``<...>`` file name, so ``inspect.getsource``
 reads it as the transpiler's templates need, and the tape calls them as directly as hand-written
-ones.
+ones.  Making them (parsing, writing, compiling) costs about a millisecond per primitive, so what
+is made is kept beside the module's bytecode (``_Made``) and read back by later imports.
 """
 
 import ast
 import builtins
+import importlib.util
 import inspect
 import linecache
+import marshal
+import os
 import sys
 import textwrap
 
@@ -57,13 +61,10 @@ def elementwise(fns, name=None, broadcasting=None):
     derivatives returned as a tuple are of arguments that broadcast together (``broadcasting=False``
     when they do not: an order ``n`` beside the array)."""
     def make(derivative):
-        node = _function_node(derivative)
-        params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        if not params or params[0] != "ans":
-            raise TypeError(f"{derivative.__name__}: a derivative function takes (ans, <the primitive's "
-                            f"parameters>), not ({', '.join(params)})")
-        vjps, jvps = _partials(derivative, node, name, derivative.__globals__, broadcasting)
-        define(fns, vjp=vjps, jvp=jvps)
+        key = f"elementwise {derivative.__qualname__} {name} {broadcasting}"
+        layout, made = _made(derivative.__globals__, key, derivative,
+                             lambda: _partials(derivative, _function_node(derivative), name, broadcasting))
+        define(fns, vjp=_laid_out(layout["vjp"], made), jvp=_laid_out(layout["jvp"], made))
         return derivative
     return make
 
@@ -83,14 +84,19 @@ def scalar(fns, derivative=None, name=None):
 
 
 def _scalar(fns, derivative, name, module):
-    node = _MathNames(derivative.__name__).visit(_function_node(derivative))
-    for n in ast.walk(node):     # the derivative's other globals must mean the same here
-        if isinstance(n, ast.Name) and n.id in derivative.__globals__ and n.id != "np" and \
-                not _same(module.get(n.id, getattr(builtins, n.id, None)), derivative.__globals__[n.id]):
-            raise ValueError(f"{derivative.__name__} reads {n.id}, which {module['__name__']} does not import")
     first = fns[0] if isinstance(fns, (tuple, list)) else fns
-    vjps, jvps = _partials(derivative, node, name or first.__name__, module, broadcasting=False)
-    define(fns, vjp=vjps, jvp=jvps)
+    name = name or first.__name__
+
+    def write():
+        node = _MathNames(derivative.__name__).visit(_function_node(derivative))
+        for n in ast.walk(node):     # the derivative's other globals must mean the same here
+            if isinstance(n, ast.Name) and n.id in derivative.__globals__ and n.id != "np" and \
+                    not _same(module.get(n.id, getattr(builtins, n.id, None)), derivative.__globals__[n.id]):
+                raise ValueError(f"{derivative.__name__} reads {n.id}, which {module['__name__']} does not import")
+        return _partials(derivative, node, name, broadcasting=False)
+
+    layout, made = _made(module, f"scalar {derivative.__module__}.{derivative.__qualname__} {name}", derivative, write)
+    define(fns, vjp=_laid_out(layout["vjp"], made), jvp=_laid_out(layout["jvp"], made))
 
 
 def symmetric(fns):
@@ -109,13 +115,19 @@ def jvp_like(*vjps):
         if vjp is None:
             made.append(None)
             continue
-        node = _function_node(vjp)
-        params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        t = "s" if "t" in params else "t"       # (not a parameter's name)
-        body = [_AsTangent(params[0], t, params[1]).visit(s) for s in _body(node)]
-        if any(isinstance(n, ast.Name) and n.id == "broadcast_like" for s in body for n in ast.walk(s)):
-            _require(vjp.__globals__, "broadcast_like", broadcast_like)
-        made.append(_make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(node.args, t), body))
+
+        def write(vjp=vjp):
+            node = _function_node(vjp)
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            t = "s" if "t" in params else "t"       # (not a parameter's name)
+            body = [_AsTangent(params[0], t, params[1]).visit(s) for s in _body(node)]
+            spreads = any(isinstance(n, ast.Name) and n.id == "broadcast_like" for s in body for n in ast.walk(s))
+            name = _jvp_name(vjp.__name__)
+            return ({"jvp": (name,), "requires": ("broadcast_like",) if spreads else ()},
+                    [(name, _source(name, _with_first(node.args, t), body))])
+
+        layout, functions = _made(vjp.__globals__, f"jvp_like {vjp.__qualname__}", vjp, write)
+        made += _laid_out(layout["jvp"], functions)
     return tuple(made)
 
 
@@ -124,11 +136,16 @@ def linear(fns, argnum=0):
     to the tangent in place of argument ``argnum`` (the other parameters passed as they are)."""
     def make(vjp):
         first = fns[0] if isinstance(fns, (tuple, list)) else fns
-        node = _function_node(vjp)
-        jvp = _make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(node.args, "t"),
-                    [ast.Return(_applied(first, vjp.__globals__, node.args, argnum))])
+
+        def write():
+            node = _function_node(vjp)
+            name = _jvp_name(vjp.__name__)
+            call = _applied(first, vjp.__globals__, node.args, argnum)
+            return {"jvp": (name,)}, [(name, _source(name, _with_first(node.args, "t"), [ast.Return(call)]))]
+
+        layout, made = _made(vjp.__globals__, f"linear {vjp.__qualname__} {argnum}", vjp, write)
         vjps, jvps = [None] * (argnum + 1), [None] * (argnum + 1)
-        vjps[argnum], jvps[argnum] = vjp, jvp
+        vjps[argnum], jvps[argnum] = vjp, made[layout["jvp"][0]]
         define(fns, vjp=vjps, jvp=jvps)
         return vjp
     return make
@@ -141,14 +158,19 @@ def transposes(f, f_t, params, vjp=(), jvp=()):
     they share, as written in a ``def``; ``vjp`` / ``jvp`` the rules of the other parameters
     (default: none)."""
     module = sys._getframe(1).f_globals
-    names = {a.strip().split("=")[0] for a in params.split(",")}
-    g, t = ("h" if "g" in names else "g"), ("s" if "t" in names else "t")     # not a parameter's name
-    vjp_args = ast.parse(f"def f({g}, ans, {params}): pass").body[0].args
-    jvp_args = ast.parse(f"def f({t}, ans, {params}): pass").body[0].args
     for fn, other in ((f, f_t), (f_t, f)):
-        made_vjp = _make(module, f"{fn.__name__}_vjp", vjp_args, [ast.Return(_applied(other, module, vjp_args, 0, g))])
-        made_jvp = _make(module, f"{fn.__name__}_jvp", jvp_args, [ast.Return(_applied(fn, module, jvp_args, 0, t))])
-        define(fn, vjp=(made_vjp,) + tuple(vjp), jvp=(made_jvp,) + tuple(jvp))
+        def write(fn=fn, other=other):
+            names = {a.strip().split("=")[0] for a in params.split(",")}
+            g, t = ("h" if "g" in names else "g"), ("s" if "t" in names else "t")     # not a parameter's name
+            vjp_args = ast.parse(f"def f({g}, ans, {params}): pass").body[0].args
+            jvp_args = ast.parse(f"def f({t}, ans, {params}): pass").body[0].args
+            v, j = f"{fn.__name__}_vjp", f"{fn.__name__}_jvp"
+            return {"vjp": (v,), "jvp": (j,)}, [
+                (v, _source(v, vjp_args, [ast.Return(_applied(other, module, vjp_args, 0, g))])),
+                (j, _source(j, jvp_args, [ast.Return(_applied(fn, module, jvp_args, 0, t))]))]
+
+        layout, made = _made(module, f"transposes {fn.__name__} {params}", None, write)
+        define(fn, vjp=_laid_out(layout["vjp"], made) + tuple(vjp), jvp=_laid_out(layout["jvp"], made) + tuple(jvp))
 
 
 def reshaping(fns, params):
@@ -157,12 +179,17 @@ def reshaping(fns, params):
     function of the tangent.  ``params`` are the primitive's parameters as written in a ``def``."""
     first = fns[0] if isinstance(fns, (tuple, list)) else fns
     module = sys._getframe(1).f_globals
-    _require(module, "shape_of", shape_of)
-    args = ast.parse(f"def f(g, ans, {params}): pass").body[0].args
-    back = ast.parse(f"np.reshape(g, shape_of({(args.posonlyargs + args.args)[2].arg}))", mode="eval").body
-    vjp = _make(module, f"{first.__name__}_vjp", args, [ast.Return(back)])
-    jvp = _make(module, f"{first.__name__}_jvp", _with_first(args, "t"), [ast.Return(_applied(first, module, args, 0))])
-    define(fns, vjp=(vjp,), jvp=(jvp,))
+
+    def write():
+        args = ast.parse(f"def f(g, ans, {params}): pass").body[0].args
+        back = ast.parse(f"np.reshape(g, shape_of({(args.posonlyargs + args.args)[2].arg}))", mode="eval").body
+        v, j = f"{first.__name__}_vjp", f"{first.__name__}_jvp"
+        return {"vjp": (v,), "jvp": (j,), "requires": ("shape_of",)}, [
+            (v, _source(v, args, [ast.Return(back)])),
+            (j, _source(j, _with_first(args, "t"), [ast.Return(_applied(first, module, args, 0))]))]
+
+    layout, made = _made(module, f"reshaping {first.__name__} {params}", None, write)
+    define(fns, vjp=_laid_out(layout["vjp"], made), jvp=_laid_out(layout["jvp"], made))
 
 
 def _applied(fn, module, args, argnum, v="t"):
@@ -185,30 +212,32 @@ def _applied(fn, module, args, argnum, v="t"):
 
 # --- making rule functions ------------------------------------------------------------------------
 
-def _partials(derivative, node, name, module, broadcasting):
-    """(vjps, jvps) made from a derivative function's node: one pair per entry of its returned tuple
-    (or for its first parameter when it returns one expression)."""
+def _partials(derivative, node, name, broadcasting):
+    """(layout, sources) of the rules made from a derivative function's node: one VJP and one JVP
+    per entry of its returned tuple (or for its first parameter when it returns one expression)."""
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    if not params or params[0] != "ans":
+        raise TypeError(f"{derivative.__name__}: a derivative function takes (ans, <the primitive's "
+                        f"parameters>), not ({', '.join(params)})")
     body = _body(node)
     if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
         raise TypeError(f"{derivative.__name__}: a derivative function ends with `return <derivative>`")
     *stmts, ret = body
-    params = [a.arg for a in node.args.posonlyargs + node.args.args][1:]
     parts = ret.value.elts if isinstance(ret.value, ast.Tuple) else [ret.value]
-    if len(parts) > len(params):
-        raise TypeError(f"{derivative.__name__} returns {len(parts)} partial derivatives for {len(params)} parameters")
+    if len(parts) > len(params) - 1:
+        raise TypeError(f"{derivative.__name__} returns {len(parts)} partial derivatives for "
+                        f"{len(params) - 1} parameters")
     if broadcasting is None:
         broadcasting = isinstance(ret.value, ast.Tuple)
-    if broadcasting:
-        _require(module, "unbroadcast", unbroadcast)
-        _require(module, "broadcast_like", broadcast_like)
     base = name or (derivative.__name__[2:] if derivative.__name__.startswith("d_") else derivative.__name__)
     several = sum(not _is_none(d) for d in parts) > 1
     rule_args = _with_first(node.args, "g")
-    vjps, jvps = [], []
-    for param, d in zip(params, parts):
+    layout = {"vjp": [], "jvp": [], "requires": ("unbroadcast", "broadcast_like") if broadcasting else ()}
+    sources = []
+    for param, d in zip(params[1:], parts):
         if _is_none(d):
-            vjps.append(None)
-            jvps.append(None)
+            layout["vjp"].append(None)
+            layout["jvp"].append(None)
             continue
         suffix = f"_{param}" if several else ""
         needed = _needed(stmts, d)
@@ -216,29 +245,156 @@ def _partials(derivative, node, name, module, broadcasting):
         if broadcasting:
             v = _call("unbroadcast", v, ast.Name(param, ast.Load()))
             t = _call("broadcast_like", t, ast.Name("ans", ast.Load()))
-        vjps.append(_make(module, f"{base}_vjp{suffix}", rule_args, needed + [ast.Return(v)]))
-        jvps.append(_make(module, f"{base}_jvp{suffix}", _with_first(rule_args, "t"), needed + [ast.Return(t)]))
-    return tuple(vjps), tuple(jvps)
+        vname, jname = f"{base}_vjp{suffix}", f"{base}_jvp{suffix}"
+        layout["vjp"].append(vname)
+        layout["jvp"].append(jname)
+        sources.append((vname, _source(vname, rule_args, needed + [ast.Return(v)])))
+        sources.append((jname, _source(jname, _with_first(rule_args, "t"), needed + [ast.Return(t)])))
+    return layout, sources
 
 
-def _make(module, name, args, body):
-    """A function ``name(args): body`` defined in ``module`` (its globals) from generated source."""
-    if name in module:
-        raise ValueError(f"{module['__name__']}.{name} exists already: a made rule would replace it")
+def _source(name, args, body):
+    """The text of ``def name(args): body``."""
     fn = ast.FunctionDef(name, args, body, [], None, None)
     if "type_params" in ast.FunctionDef._fields:
         fn.type_params = []
-    source = ast.unparse(ast.fix_missing_locations(ast.Module([fn], []))) + "\n"
-    filename = f"<{module['__name__']}.{name}, a made rule>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), module)
-    return module[name]
+    return ast.unparse(ast.fix_missing_locations(ast.Module([fn], []))) + "\n"
+
+
+def _laid_out(names, functions):
+    return tuple(None if n is None else functions[n] for n in names)
+
+
+# --- made rules, and the cache that spares later imports their making -------------------------------
+
+_HELPERS = {"unbroadcast": unbroadcast, "broadcast_like": broadcast_like, "shape_of": shape_of}
+"""The helpers made rules call, put in the module's namespace where it does not import them."""
+
+
+def _made(module, key, source_of, write):
+    """(layout, {name: function}) of the rules ``key`` makes in ``module`` (its globals): from the
+    module's cache of made rules, else ``write() -> (layout, [(name, source)])``, compiled and kept.
+    ``source_of``: the function whose source they are made from (its file is watched)."""
+    cache = _Made.of(module)
+    entry = cache.entries.get(key)
+    if entry is None:
+        layout, sources = write()
+        entry = (layout, [(name, text, compile(text, _filename(module, name), "exec")) for name, text in sources])
+        cache.add(key, entry, getattr(getattr(source_of, "__code__", None), "co_filename", None))
+    layout, made = entry
+    for name in layout.get("requires", ()):
+        if module.setdefault(name, _HELPERS[name]) is not _HELPERS[name]:
+            raise ValueError(f"{module['__name__']}.{name} is not support.{name}, which made rules call")
+    functions = {}
+    for name, text, code in made:
+        if name in module:
+            raise ValueError(f"{module['__name__']}.{name} exists already: a made rule would replace it")
+        filename = _filename(module, name)
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        exec(code, module)
+        functions[name] = module[name]
+    return layout, functions
+
+
+def _filename(module, name):
+    return f"<{module['__name__']}.{name}, a made rule>"
+
+
+class _Made:
+    """The rules made in one module, kept beside its bytecode (``__pycache__/<module>.<tag>.made``,
+    written where bytecode is written): key -> (layout, [(name, source, code)]).  Valid while the
+    files they were made from (the module's, its derivatives', this one) and numpy's version are."""
+
+    _ALL = {}
+
+    @classmethod
+    def of(cls, module):
+        name = module["__name__"]
+        if name not in cls._ALL:
+            cls._ALL[name] = cls(module.get("__file__"))
+        return cls._ALL[name]
+
+    def __init__(self, file):
+        self.entries, self.files, self.path = {}, {}, None
+        if file is None:
+            return
+        try:
+            self.path = importlib.util.cache_from_source(file)[:-len(".pyc")] + ".made"
+        except (NotImplementedError, ValueError):
+            return
+        self.watch(file)
+        self.watch(__file__)
+        try:
+            with open(self.path, "rb") as f:
+                version, files, entries = marshal.load(f)
+        except (OSError, EOFError, ValueError, TypeError):
+            return
+        if version == _VERSION and all(_stat(path) == stat for path, stat in files.items()):
+            self.files.update(files)
+            self.entries = entries
+
+    def watch(self, path):
+        if path is not None and path not in self.files:
+            self.files[path] = _stat(path)
+
+    def add(self, key, entry, source_file):
+        self.entries[key] = entry
+        self.watch(source_file)
+        if self.path is None or sys.dont_write_bytecode:
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            partial = f"{self.path}.{os.getpid()}"
+            with open(partial, "wb") as f:
+                marshal.dump((_VERSION, self.files, self.entries), f)
+            os.replace(partial, self.path)
+        except OSError:
+            pass            # a read-only installation: made again next time
+
+
+def _stat(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _numpy_version():
+    import numpy
+    return numpy.__version__
+
+
+_VERSION = f"{sys.implementation.cache_tag} numpy {_numpy_version()}"
 
 
 def _function_node(fn):
-    node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    """The ``def`` of ``fn``, decorators dropped: parsed from the lines of its file that the ``def``
+    and its body span (``inspect.getsource`` tokenizes them and searches the modules)."""
+    code = fn.__code__
+    linecache.checkcache(code.co_filename)          # (the file may have changed since it was read)
+    lines = linecache.getlines(code.co_filename)
+    start = code.co_firstlineno - 1
+    indent = _indent(lines[start]) if start < len(lines) else 0
+    end = start
+    while end < len(lines) and _indent(lines[end]) == indent and lines[end].lstrip().startswith("@"):
+        end += 1                                    # decorators
+    end += 1                                        # the def line
+    while end < len(lines) and (not lines[end].strip() or lines[end].lstrip().startswith(("#", ")"))
+                                or _indent(lines[end]) > indent):
+        end += 1
+    try:
+        node = ast.parse(textwrap.dedent("".join(lines[start:end]))).body[0]
+    except (SyntaxError, IndexError):
+        node = None
+    if not isinstance(node, ast.FunctionDef) or node.name != fn.__name__:
+        node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
     node.decorator_list = []
     return node
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip())
 
 
 def _body(node):
@@ -266,11 +422,6 @@ def _jvp_name(vjp_name):
         raise ValueError(f"{vjp_name}: a VJP rule's name contains _vjp (its JVP's name replaces it with _jvp)")
     head, _, tail = vjp_name.rpartition("_vjp")
     return f"{head}_jvp{tail}"
-
-
-def _require(module, name, obj):
-    if module.setdefault(name, obj) is not obj:
-        raise ValueError(f"{module['__name__']}.{name} is not support.{name}, which made rules call")
 
 
 def _same(a, b):

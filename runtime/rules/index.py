@@ -128,9 +128,9 @@ CALLABLES = {
     ),
     'pyspecial': (
         'builtins:float', 'builtins:max', 'builtins:min', 'builtins:pow', 'math:cbrt', 'math:copysign',
-        'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fmod', 'math:fsum',
-        'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma', 'math:prod', 'math:radians',
-        'math:remainder',
+        'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fma', 'math:fmod',
+        'math:fsum', 'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma', 'math:prod', 'math:radians',
+        'math:remainder', 'math:sumprod',
     ),
     'reductions': (
         'numpy:amax', 'numpy:amin', 'numpy:cumsum', 'numpy:max', 'numpy:mean', 'numpy:min', 'numpy:prod',
