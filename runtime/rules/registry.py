@@ -35,7 +35,7 @@ Adding a primitive (write each derivative once; ``forms`` makes the rule functio
    Anything else: ``define(fn, vjp=(fn_vjp_x, ...), jvp=(fn_jvp_x, ...))`` with hand-written
    rules (a JVP that repeats its VJP is a bug waiting: use a form).
 3. ``python -m runtime.rules --index`` (which family registers what: lookups import only that
-   family), and add a spec for the registry tests (tests/runtime/rule_specs).
+   family), and add a spec for the registry tests (tests/runtime/rules/rule_specs).
 """
 
 import importlib
