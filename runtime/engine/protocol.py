@@ -35,7 +35,13 @@ from .conversion import _unwrap
 from .recording import _state, contains_tracked, tracked
 from .rewrites import CONVERSION_ADVICE, REWRITES, UFUNC_REWRITES
 
-_lookup = registry.RULES.get
+_get_rule = registry.RULES.get   # a dict get; a miss loads the callable's rule family
+
+
+def _lookup(fn):
+    return _get_rule(fn) or registry.lookup(fn)
+
+
 _COMPOSITES = registry.COMPOSITES
 
 # --- what the tensor core lends this module ------------------------------------------------------------

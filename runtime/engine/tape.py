@@ -196,7 +196,7 @@ class GradientTape:
         mode = _unconnected_mode(unconnected_gradients)
         targets = _flat_tensors(target, "target")
         flat_sources = _flat_tensors(sources, "sources")
-        seeds = _seeds(targets, output_gradients)
+        seeds = [tf_convention(s) for s in _seeds(targets, output_gradients)]
 
         if self._recording:
             if self._persistent:
@@ -229,6 +229,7 @@ class GradientTape:
                 else:
                     results.append(None)
                     continue
+            g = tf_convention(g)
             if type(g) is IndexedSlices:
                 results.append(_public_slices(g))
             elif isinstance(g, _TensorBase):
@@ -369,7 +370,7 @@ class GradientTape:
                 results.append(_wrap(np.zeros(tshape + sshape, dtype=s._value.dtype)))
                 continue
             g = g.reshape(tshape + sshape) if type(g) is np.ndarray else np.reshape(g, tshape + sshape)
-            results.append(_as_gradient(g, s))
+            results.append(_as_gradient(tf_convention(g), s))
         if _tensor._EXPLAIN is not None:
             self._explain(flat_sources, results, [target], tracked, "jacobian")
         return nest.pack_sequence_as(sources, results)
@@ -409,7 +410,7 @@ class GradientTape:
         if g is None:
             return _wrap(np.zeros(tshape + sshape[1:], dtype=source._value.dtype))
         g = np.moveaxis(g, 0, 1)
-        return _as_gradient(np.reshape(g, tshape + sshape[1:]), source)
+        return _as_gradient(tf_convention(np.reshape(g, tshape + sshape[1:])), source)
 
     def _backward_batched(self, target, seeds, sources, n):
         """Like ``_backward`` with cotangents that carry a leading batch axis of size n."""
@@ -459,6 +460,21 @@ class GradientTape:
                         [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def tf_convention(g):
+    """A complex cotangent in TF's convention from the rules' own, and back (it is its own inverse).
+
+    The rules compute autograd's (and the transpiler's) cotangent, d/dRe - i d/dIm for a real loss;
+    TF's gradient is its conjugate, d/dRe + i d/dIm, the direction a descent step subtracts.  The
+    tape conjugates at its boundary -- the output gradients coming in, the complex gradients
+    going out, a custom_gradient's grad_fn both ways -- so every rule keeps one convention."""
+    if type(g) is IndexedSlices:
+        values = g.values._value if isinstance(g.values, _TensorBase) else g.values
+        return IndexedSlices(np.conj(g.values), g.indices, g.dense_shape) if np.iscomplexobj(values) else g
+    value = g._value if isinstance(g, _TensorBase) else g
+    # + 0.0 turns the -0j that conj makes of a real gradient into TF's +0j
+    return np.conj(g) + 0.0 if value is not None and np.iscomplexobj(value) else g
 
 
 def _recorded_rule(vjp, g, ans, args, kwargs):

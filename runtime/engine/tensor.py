@@ -26,7 +26,7 @@ __all__ = ["Tensor", "EagerTensor", "constant", "apply"]
 
 _builtin_bool = bool
 _EXPLAIN = None  # runtime.engine.explain while tf.debugging.enable_gradient_explanations() is on
-_lookup = registry.RULES.get
+_get_rule = registry.RULES.get   # the hot path: a dict get; a miss loads the callable's family
 
 
 def _wrap(value):
@@ -37,7 +37,7 @@ def _wrap(value):
 
 def apply(fn, args, kwargs=None):
     """Run primitive ``fn`` on tensors: compute with numpy, record on every tape that watches an input."""
-    rule = _lookup(fn)
+    rule = _get_rule(fn) or registry.lookup(fn)
     if rule is None:
         raise TypeError(
             f"{registry._name_of(fn)} has no derivative rule in adjoin, so it cannot run on tensors. "

@@ -615,9 +615,9 @@ def _exp_via_float64(x, *args, **kwargs):
     return np.exp(x, *args, **kwargs)
 
 
-registry.RULES[np.exp].impl = _exp_via_float64
+registry.lookup(np.exp).impl = _exp_via_float64
 for _fn in (np.exp, _act.sigmoid, _act.softplus):
-    _rule = registry.RULES[_fn]
+    _rule = registry.lookup(_fn)
     _rule.impl = _flush_denormals(_rule.impl)
 
 
