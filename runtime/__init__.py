@@ -42,7 +42,7 @@ from .ops import aliases  # noqa: F401  (tf.* names of numpy primitives, for the
 newaxis = None
 
 _LAZY = {name: f"runtime.{name}" for name in
-         ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data")}
+         ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data", "scipy")}
 
 
 def __dir__():
