@@ -151,7 +151,7 @@ def cho_solve_factor_tangent(t, x, c, lower):
 def cho_solve_vjp_factor(g, ans, c_and_lower, b, overwrite_b=False, check_finite=True):
     kept("scipy.linalg.cho_solve", overwrite_b=overwrite_b)
     c, lower = c_and_lower
-    return (cho_solve_factor_grad(g, ans, c, lower, b), None)
+    return (cho_solve_factor_grad(g, ans, c, lower, b), 0.0)        # (lower: no gradient)
 
 
 def cho_solve_vjp_b(g, ans, c_and_lower, b, overwrite_b=False, check_finite=True):
@@ -310,7 +310,8 @@ def lu_solve_factor_tangent(t, x, lu_and_piv, trans, op):
 
 def lu_solve_vjp_factor(g, ans, lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     kept("scipy.linalg.lu_solve", overwrite_b=overwrite_b)
-    return (lu_solve_factor_grad(g, ans, lu_and_piv, solve_op(trans, lu_and_piv[0])), None)
+    return (lu_solve_factor_grad(g, ans, lu_and_piv, solve_op(trans, lu_and_piv[0])),
+            np.zeros(shape_of(lu_and_piv[1])))                          # (piv: no gradient)
 
 
 def lu_solve_vjp_b(g, ans, lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):

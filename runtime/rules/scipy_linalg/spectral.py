@@ -83,7 +83,15 @@ def eigvalsh_jvp(t, ans, a, UPLO="L"):
     return values_tangent(t, a, UPLO)
 
 
-define(eigh_packed, vjp=(E.eigh_packed_vjp,), jvp=(E.eigh_packed_jvp,))
+def eigh_packed_vjp(g, ans, a, UPLO="L"):
+    return E.eigh_packed_vjp(g, ans, a, UPLO)
+
+
+def eigh_packed_jvp(t, ans, a, UPLO="L"):
+    return E.eigh_packed_jvp(t, ans, a, UPLO)
+
+
+define(eigh_packed, vjp=(eigh_packed_vjp,), jvp=(eigh_packed_jvp,))
 define(eigvalsh, vjp=(eigvalsh_vjp,), jvp=(eigvalsh_jvp,))
 
 
