@@ -11,8 +11,9 @@ the core IR's contract: core/ir.py; tests/transpiler/test_layers.py checks it):
                (this package's top level)
     modes/     reverse, forward, split, stacks, calls, again: core IR -> derivative code
     analysis/  activity: facts about the core IR
-    frontend/  parsing, normalize (by construct), sugar, structures, inline, tfcalls: source -> core IR
     backend/   templates, optimize, codegen
+    frontend/  normalize and its constructs (source, control, calls, containers, objects, effects):
+               source -> core IR
     core/      ir, context, errors, callables (hooks the surface registers for the layers below)
 """
 

@@ -4,7 +4,7 @@ import functools
 import inspect
 
 from . import interop, star_wrt
-from .frontend.carried import attach, carried, importable
+from .frontend.source.pickled import attach, carried, importable
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba
 from .variants import _key, run_jvp, split_vjp, transformer

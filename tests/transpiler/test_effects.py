@@ -760,7 +760,7 @@ def stored_then_written(x):
 
 
 def attribute_on_local(a):
-    o = types.SimpleNamespace()       # (objects of this module's own classes are modelled: objects.py)
+    o = types.SimpleNamespace()       # (objects of this module's own classes are modelled: objects/instances.py)
     o.w = a * 2.0
     return o.w * a
 

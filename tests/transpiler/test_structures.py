@@ -935,7 +935,7 @@ def test_writes_inside_a_recorded_op_and_its_second_derivative():
 
 def concatenated_list(x):
     lst = [x[0]]
-    lst = [x[1] * 2.0] + lst        # (`lst = lst + [v]` is written as an append: list_joins.py)
+    lst = [x[1] * 2.0] + lst        # (`lst = lst + [v]` is written as an append: containers/list_joins.py)
     return sum(lst)
 
 

@@ -1,7 +1,7 @@
 """The front end's shortcuts give what the slow ways give, and its work grows linearly with the
 function (counted in Python calls, not timed: benchmarks/straight_line.py times it).
 
-source_lines.py finds a function's lines without the tokenizer, traversal.py walks and
+source/lines.py finds a function's lines without the tokenizer, traversal.py walks and
 rewrites trees without ``ast.walk``/``ast.NodeTransformer``: each is compared here with the
 standard library on awkward functions and on every function of the transpiler and runtime.
 """
@@ -20,8 +20,8 @@ import pytest
 
 from transpiler.core.context import Context
 from transpiler.frontend.normalize import normalize
-from transpiler.frontend.parsing import parse_function
-from transpiler.frontend.source_lines import source_lines
+from transpiler.frontend.source.parsing import parse_function
+from transpiler.frontend.source.lines import source_lines
 from transpiler.frontend.traversal import Transformer, calls, nodes, statements
 
 

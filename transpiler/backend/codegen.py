@@ -248,7 +248,7 @@ def standalone_module(generated, extra=None):
             callee(name, obj)
             return
         mod = getattr(obj, "__module__", "") or ""
-        if (mod.startswith("runtime.") or mod == "transpiler.frontend.primal_helpers") and callable(obj):
+        if (mod.startswith("runtime.") or mod == "transpiler.frontend.calls.primal_helpers") and callable(obj):
             node, raw = _helper_source(obj, name)
             owner = getattr(raw, "__globals__", None) or vars(sys.modules[raw.__module__])
             for dep in free_names(node):

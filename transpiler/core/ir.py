@@ -47,9 +47,9 @@ The package's layers, lowest first; a module imports only from its own layer or 
 
     core       ir (this contract), context (fresh names, outside references), errors,
                callables (what is a user function; hooks the surface registers)
+    frontend   normalize and its constructs (source, control, calls, containers, objects,
+               effects): source -> core IR
     backend    templates (rule templates), optimize (clean-up), codegen (printing, compiling)
-    frontend   parsing, normalize and its constructs, sugar, structures, inline, tfcalls:
-               source -> core IR
     analysis   activity and other facts about the core IR
     modes      reverse, forward, split, stacks, calls, again: core IR -> derivative code
     surface    api, higher, interop, tangent_compat, __main__ (the top-level modules)

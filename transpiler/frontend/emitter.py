@@ -1,7 +1,7 @@
 """The state of one normalization and the helpers every construct uses.
 
 ``Emitter`` holds the SSA versions of the user's names and the core statements emitted so
-far; the constructs (statements.py, loops.py, expressions.py, call_sites.py and the modules
+far; the constructs (statements.py, control/loops.py, expressions.py, calls/sites.py and the modules
 they call) build on ``emit``/``assign``/``expr``.  Together they make normalize.Normalizer.
 """
 
@@ -13,9 +13,9 @@ from runtime.rules.containers import append_at, setitem
 
 from ..core.astutil import walk
 from ..core.errors import Unresolved
-from . import effects
-from . import stacks
-from . import structures
+from .effects import checks
+from . import gradient_stacks
+from .containers import writes
 
 __all__ = ["Emitter", "is_atom"]
 
@@ -47,7 +47,7 @@ def _view_base(value):
     if getattr(value, "_attr", None) and isinstance(value.value, ast.Name):
         return value.value.id        # x.real, x.imag, x.flat, o.items: a view, or an object o holds
     if isinstance(value, ast.Call) and value.args is not None:
-        for a in effects.returned_arguments(getattr(value, "_prim", None), value.args, value.keywords):
+        for a in checks.returned_arguments(getattr(value, "_prim", None), value.args, value.keywords):
             for n in walk(a):    # (a list passed by name reaches here as its literal)
                 if isinstance(n, ast.Name) and not getattr(n, "_static", False):
                     return n.id      # m = ident(l): a function of yours that may return l itself
@@ -120,11 +120,11 @@ class Emitter:
         if base is not None:
             # an element read (t = x[i]) may be a view of a row of x: x[j] = ... keeps t's value
             # (as Python does for a 1-d x), but `x += ...` changing the whole x is refused below
-            if structures.element_read(value):
+            if writes.element_read(value):
                 self.escape_views(value)
                 self.shared.add(name)
                 self.read_into.add(base)
-            elif name in self.ctx.namer.temps and not structures.element_read(value):
+            elif name in self.ctx.namer.temps and not writes.element_read(value):
                 # `y[1:] = y[:-1] * 2.0`: the view y[:-1] only feeds the arithmetic, so y is not
                 # shared unless the view is kept (named, stored, passed on: escape_views)
                 self.shared.add(name)
@@ -149,7 +149,7 @@ class Emitter:
             # an element of a tuple or list literal is that very object: a later write into it
             # (x[0] = ...) would show through the container too
             self.shared.update(e.id for e in value.elts if isinstance(e, ast.Name) and not getattr(e, "_static", False))
-        stacks.note_assign(self, name, value)
+        gradient_stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
     def temp(self, value, loc):
@@ -215,7 +215,7 @@ class Emitter:
         """Normalize ``node`` to an atom, emitting statements for its parts."""
         value = self.value(node)
         if is_atom(value) or not isinstance(value, ast.AST):
-            return value                 # (or an object made in the function: objects.py)
+            return value                 # (or an object made in the function: objects/instances.py)
         return self.temp(value, node)
 
     def static(self, node):

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.callables import transformer, user_function
 from ..core.errors import TranspileError
-from ..frontend.specialise import Specialised
+from ..frontend.source.star_args import Specialised
 
 __all__ = ["label", "proxy", "prepare", "call_forward", "call_backward", "call_jvp", "callee_sources"]
 

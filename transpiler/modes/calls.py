@@ -30,8 +30,8 @@ from runtime.rules.tuples import item_seed
 from ..analysis.activity import _names
 from ..core.callables import user_function
 from ..core.ir import walk_assigns
-from ..frontend.parsing import parse_function
-from ..frontend.specialise import specialised
+from ..frontend.source.parsing import parse_function
+from ..frontend.source.star_args import specialised
 from .callees import _Proxy, call_backward, call_forward, call_jvp, label, prepare, proxy
 
 __all__ = ["reverse_call", "forward_call", "tuple_item", "zero_parameter", "parameter_seeds"]

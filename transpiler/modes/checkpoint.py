@@ -42,7 +42,7 @@ import types
 import numpy as np
 
 from ..core.ir import MISSING, comment, walk_assigns
-from ..frontend.parsing import Scope
+from ..frontend.source.parsing import Scope
 from .checkpoint_schedule import Checkpoints
 
 __all__ = ["applies", "loop", "snapshots_override"]

@@ -16,7 +16,7 @@ from runtime.rules.containers import setitem
 
 from ..backend import templates
 from ..core.ir import comment
-from ..frontend.structures import SET_OF_VALUES
+from ..frontend.containers.writes import SET_OF_VALUES
 from . import calls
 from . import stacks
 

@@ -28,7 +28,7 @@ from ..core.context import Context
 from ..core.ir import output_names
 from ..frontend.normalize import normalize
 from ..backend.optimize import optimize
-from ..frontend.parsing import parse_function, wrt_names
+from ..frontend.source.parsing import parse_function, wrt_names
 from .reverse import Reverse, function_def
 
 __all__ = ["Split", "transform_split"]

@@ -8,7 +8,7 @@ A generated gradient saves what its adjoint loops read with one idiom::
     ...  push(t1)      # primal loop
     ...  t1 = pop()    # adjoint loop, last pushed first
 
-Reading that code back (``grad(grad(f))``, ``hvp``), normalize (frontend/stacks.py) marks the
+Reading that code back (``grad(grad(f))``, ``hvp``), normalize (frontend/gradient_stacks.py) marks the
 three parts: the bound methods (``value._stack_method``), the pushes (``call._stack_push``) and
 the pops (``call._stack_pop``), each naming the stack (queried with core/ir.py's
 ``push_parts``...). A stack is one value for activity: it is active when an active value is

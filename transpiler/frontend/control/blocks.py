@@ -16,7 +16,7 @@ Run by ``normalize`` before its own work:
 import ast
 import copy
 
-from ..core.astutil import walk
+from ...core.astutil import walk
 
 __all__ = ["desugar_blocks", "comprehension_loop", "guard"]
 

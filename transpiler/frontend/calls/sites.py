@@ -9,11 +9,11 @@ import inspect
 
 import numpy as np
 
-from . import effects
-from . import inline
-from . import stacks
-from . import objects
-from . import structures
+from ..effects import checks
+from . import nested
+from .. import gradient_stacks
+from ..objects import instances
+from ..containers import writes
 from .primal_helpers import astype_, item_, to_integer_
 
 __all__ = ["CallSites", "ARRAY_METHODS"]
@@ -42,12 +42,12 @@ class CallSites:
         made = self.object_call(node)
         if made is not None:
             return made
-        effects.check_inner_method(self, node)
+        checks.check_inner_method(self, node)
         if isinstance(func, ast.Name) and self.version.get(func.id) in self.stack_methods:
-            return stacks.local_call(self, node)      # push(x) / x = pop() in generated code
+            return gradient_stacks.local_call(self, node)      # push(x) / x = pop() in generated code
         # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
         if isinstance(func, ast.Attribute) and not self.static(func):
-            effects.check_call(self, None, node)
+            checks.check_call(self, None, node)
             base = self.expr(func.value)
             if func.attr == "copy" and not node.args and not node.keywords and isinstance(base, ast.Name) \
                     and (base.id in self.lists or base.id in self.dicts):
@@ -81,8 +81,8 @@ class CallSites:
             call._prim = None
             call._method = meth
             return call
-        if isinstance(func, ast.Name) and inline.is_local_function(self, func.id):
-            return inline.call(self, node)
+        if isinstance(func, ast.Name) and nested.is_local_function(self, func.id):
+            return nested.call(self, node)
         if not isinstance(func, (ast.Name, ast.Attribute)):
             raise self.error(f"calling the result of `{ast.unparse(func)}` directly is not supported", func,
                              "bind it to a name first (g = ...; then g(...))")
@@ -96,18 +96,18 @@ class CallSites:
             return call
         fn = self.resolve(func)
         if isinstance(fn, type) and fn.__module__ == self.scope.globals.get("__name__") \
-                and objects.supported(self, fn):
-            return objects.construct(self, node, fn)
-        if inspect.ismethod(fn) and isinstance(fn.__self__, type) and objects.supported(self, fn.__self__) \
+                and instances.supported(self, fn):
+            return instances.construct(self, node, fn)
+        if inspect.ismethod(fn) and isinstance(fn.__self__, type) and instances.supported(self, fn.__self__) \
                 and fn.__self__.__module__ == self.scope.globals.get("__name__"):
-            return objects.method_call(self, node, objects.ClassRef(fn.__self__), fn.__name__)
-        if inline.takes_functions(self, fn, node):
-            return inline.call_with_functions(self, node, fn)
+            return instances.method_call(self, node, instances.ClassRef(fn.__self__), fn.__name__)
+        if nested.takes_functions(self, fn, node):
+            return nested.call_with_functions(self, node, fn)
         if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
                                                   and isinstance(node.args[0].value, str)):
             node = einsum_subscripts_form(self, node)
-        effects.check_call(self, fn, node)
-        special = structures.special_call(self, fn, node)
+        checks.check_call(self, fn, node)
+        special = writes.special_call(self, fn, node)
         if special is not None:
             return special
         if isinstance(func, ast.Name):
@@ -121,23 +121,23 @@ class CallSites:
         return call
 
     def inline_function(self, node, fn, prefix=(), owner=None):
-        """``fn``'s body inlined at call ``node`` (inline.call_with_functions; objects.py calls this)."""
-        return inline.call_with_functions(self, node, fn, prefix=prefix, owner=owner)
+        """``fn``'s body inlined at call ``node`` (nested.call_with_functions; objects/instances.py calls this)."""
+        return nested.call_with_functions(self, node, fn, prefix=prefix, owner=owner)
 
     def object_call(self, node):
-        """Calls on objects made in the function (objects.py): ``b.m(..)``, ``super().m(..)``,
+        """Calls on objects made in the function (objects/instances.py): ``b.m(..)``, ``super().m(..)``,
         ``cls(..)`` and ``cls.m(..)`` in a classmethod; None for other calls."""
         func = node.func
-        if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), objects.ClassRef):
-            return objects.construct(self, node, self.version[func.id].cls)
+        if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), instances.ClassRef):
+            return instances.construct(self, node, self.version[func.id].cls)
         if not isinstance(func, ast.Attribute):
             return None
         base = func.value
-        if isinstance(base, ast.Name) and isinstance(self.version.get(base.id), (objects.Instance, objects.ClassRef)):
-            return objects.method_call(self, node, self.version[base.id], func.attr)
-        sup = objects.super_of(self, base)
+        if isinstance(base, ast.Name) and isinstance(self.version.get(base.id), (instances.Instance, instances.ClassRef)):
+            return instances.method_call(self, node, self.version[base.id], func.attr)
+        sup = instances.super_of(self, base)
         if sup is not None:
-            return objects.method_call(self, node, sup[0], func.attr, after=sup[1])
+            return instances.method_call(self, node, sup[0], func.attr, after=sup[1])
         return None
 
     def argument(self, node):

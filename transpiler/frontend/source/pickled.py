@@ -10,7 +10,7 @@ the user functions its generated code calls; unpickling attaches it to the funct
 import inspect
 import sys
 
-from ..core.callables import transformer
+from ...core.callables import transformer
 
 __all__ = ["carried", "attach", "importable"]
 

@@ -7,8 +7,8 @@ without jumps and one final ``return``.
 import ast
 import copy
 
-from ..core.astutil import walk
-from .traversal import statements
+from ...core.astutil import walk
+from ..traversal import statements
 
 __all__ = ["Restructure"]
 

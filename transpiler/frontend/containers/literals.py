@@ -1,5 +1,5 @@
 """What is known about locals bound to literals, and statement rewrites on local containers
-(used by everyday.py): a name only ever assigned list (dict) literals is a list (dict), so its
+(used by desugar.py): a name only ever assigned list (dict) literals is a list (dict), so its
 ``.extend``/``+=``/``.update``/``.setdefault`` can be written as appends and item assignments;
 one bound once and then only read has a known length and keys."""
 
@@ -7,7 +7,7 @@ import ast
 import copy
 import functools
 
-from ..core.astutil import walk
+from ...core.astutil import walk
 from .list_joins import listy
 
 __all__ = ["simple", "const_int", "literal_seq", "kinds", "partials", "container_statement"]

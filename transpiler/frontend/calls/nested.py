@@ -19,7 +19,7 @@ import ast
 import copy
 import types
 
-from .restructure import Restructure
+from ..control.jumps import Restructure
 
 __all__ = ["define", "define_lambda", "call", "is_local_function", "own_names"]
 
@@ -182,7 +182,7 @@ def made_function(norm, node):
             return None
         if not _same_module(norm, fn):
             return None
-        from .parsing import parse_function
+        from ..source.parsing import parse_function
         try:
             fdef = parse_function(fn).node
         except Exception:
@@ -202,8 +202,8 @@ def call_with_functions(norm, node, fn, prefix=(), owner=None):
     """``apply(lambda t: t * t, x)`` with ``apply`` a module-level function of this module: its
     body inlined at the call (its statements located at the call), its parameter bound to the
     lambda, which reads the caller's variables.  Methods of objects made in the function come
-    here too (objects.py): ``prefix`` holds ``self`` (or ``cls``), ``owner`` the defining class."""
-    from .parsing import parse_function
+    here too (objects/instances.py): ``prefix`` holds ``self`` (or ``cls``), ``owner`` the defining class."""
+    from ..source.parsing import parse_function
     _locals(norm)
     if any(getattr(other, "key", None) is fn for other in norm.inlining):
         raise norm.error(f"{fn.__qualname__}() is given a function and calls itself", node,
@@ -232,7 +232,7 @@ def call_with_functions(norm, node, fn, prefix=(), owner=None):
 
 
 def _inline(norm, node, local, name, prefix=()):
-    from .objects import ClassRef, Instance
+    from ..objects.instances import ClassRef, Instance
     binding = _bind(norm, local, node, name, prefix)
     outer = dict(norm.version)
     saved_locals = dict(_locals(norm))

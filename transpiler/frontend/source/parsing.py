@@ -12,10 +12,10 @@ import linecache
 import weakref
 import textwrap
 
-from ..core.astutil import walk
-from ..core.errors import TranspileError, Unresolved
-from ..core.ir import MISSING
-from .source_lines import source_lines
+from ...core.astutil import walk
+from ...core.errors import TranspileError, Unresolved
+from ...core.ir import MISSING
+from .lines import source_lines
 
 __all__ = ["Parsed", "Scope", "parse_function", "weakly", "wrt_names", "MISSING"]
 
@@ -148,7 +148,7 @@ def parse_function(fn):
         fn = fn.__func__
     if not inspect.isfunction(fn):
         raise TypeError(f"adjoin can only differentiate Python functions, not {type(fn).__name__}")
-    carried = getattr(fn, "_adjoin_source", None)    # (filename, first line, text): carried.py
+    carried = getattr(fn, "_adjoin_source", None)    # (filename, first line, text): source/pickled.py
     module = None            # (source_lines may parse the lines already)
     try:
         if carried is not None:

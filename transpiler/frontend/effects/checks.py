@@ -1,6 +1,6 @@
 """Effects that adjoin cannot model, found before they turn into a silently wrong gradient.
 
-The front end gives every write a new single-assignment version (structures.py), which is
+The front end gives every write a new single-assignment version (containers/writes.py), which is
 exact only while no other name sees the object written.  Most aliasing is tracked where it
 arises (``Emitter.shared``); this module holds the checks that look at a whole call or a
 whole callee:
@@ -20,7 +20,7 @@ whole callee:
   mutable is known only when the code runs, so ``in_place_guard`` emits a check that raises
   the located TranspileError then (floats, which ``+=`` rebinds, pass); so does
   ``row_view_guard`` before a write into a 2-d array a row of which was read (a view).
-  aliasing.py removes every check the whole function shows to be unnecessary.
+  effects/pruning.py removes every check the whole function shows to be unnecessary.
 """
 
 import ast
@@ -30,7 +30,7 @@ import types
 
 import numpy as np
 
-from ..core.astutil import walk
+from ...core.astutil import walk
 
 __all__ = ["check_call", "check_inner_method", "mutated_parameters", "in_place_guard", "row_view_guard", "MUTATING",
            "function_tree", "returned_arguments"]
@@ -249,7 +249,7 @@ def check_call(norm, fn, node):
                              k.value, "assign the result instead: `y = np.f(...)`")
     if fn is None and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING \
             and _root(node.func.value) in norm.version:
-        # a statement `l.append(v)` is structures.py's; here the call is part of an expression
+        # a statement `l.append(v)` is containers/writes.py's; here the call is part of an expression
         # (`z = l.append(v)`, `y.sort()` in a lambda's body), whose change would be lost
         raise norm.error(f"`{ast.unparse(node.func)}(...)` changes `{_root(node.func.value)}` in place inside an "
                          "expression, which adjoin cannot follow", node,

@@ -1,6 +1,6 @@
 """Instances of user classes made inside the differentiated function, kept as their fields.
 
-``b = Box(x, 2.0)`` makes no object in the core IR: ``Box.__init__`` is inlined (inline.py) with
+``b = Box(x, 2.0)`` makes no object in the core IR: ``Box.__init__`` is inlined (calls/nested.py) with
 ``self`` standing for the new instance, and each attribute set on it becomes a variable of its
 own (``b.v`` -> ``b_v``), versioned like any local -- so derivatives flow through fields exactly
 as through locals, and writing an attribute later (``b.v = ...``) is a new version.  Methods,
@@ -15,7 +15,7 @@ import ast
 import dataclasses
 import types
 
-from ..core.astutil import walk
+from ...core.astutil import walk
 
 __all__ = ["Instance", "ClassRef", "supported", "construct", "method_call", "attribute", "field_name",
            "escape_error", "fields_changed_in"]
@@ -182,7 +182,7 @@ def attribute(norm, node, inst, after=None):
 def _written_attributes(cls):
     """Attribute names any function of ``cls`` (or its bases) assigns on some name (a superset of
     what its methods may set on ``self``)."""
-    from .parsing import parse_function
+    from ..source.parsing import parse_function
     out = set()
     for klass in cls.__mro__[:-1]:
         for v in vars(klass).values():

@@ -9,11 +9,11 @@ again at the end of the body (the back edges), so the core stays in SSA form bet
 import ast
 import copy
 
-from ..core.errors import Unresolved
-from . import inline
-from . import objects
-from . import structures
-from .restructure import _assign, _mk
+from ...core.errors import Unresolved
+from ..calls import nested
+from ..objects import instances
+from ..containers import writes
+from .jumps import _assign, _mk
 
 __all__ = ["Loops"]
 
@@ -32,8 +32,8 @@ class Loops:
         # `x.append(v)` / `x[i] = v` change x in place only when x is a variable of this
         # function: `np.append(a, v)` names the module, never a carried value
         local = set(self.version) | self.stored_in_function()
-        changed = structures.mutated_names(stmts) | self.changed_by_local_calls(stmts)
-        return out | (changed & local) | objects.fields_changed_in(self, stmts)
+        changed = writes.mutated_names(stmts) | self.changed_by_local_calls(stmts)
+        return out | (changed & local) | instances.fields_changed_in(self, stmts)
 
     def stored_in_function(self):
         return {n.id for st in self.fn_body for n in ast.walk(st)
@@ -46,11 +46,11 @@ class Loops:
         for st in stmts:
             for n in ast.walk(st):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
-                        and inline.is_local_function(self, n.func.id):
+                        and nested.is_local_function(self, n.func.id):
                     node = self.local_fns[n.func.id].node
                     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
-                    out |= structures.mutated_names(body) - inline.own_names(node)
-                    out |= inline.nonlocal_names(node)
+                    out |= writes.mutated_names(body) - nested.own_names(node)
+                    out |= nested.nonlocal_names(node)
         return out
 
     def loaded_outside(self, loop):
@@ -79,7 +79,7 @@ class Loops:
         return carried
 
     def back_edges(self, carried, loc):
-        structures.check_carried_writes(self, carried)
+        writes.check_carried_writes(self, carried)
         for user, name in carried:
             current = self.version.get(user)
             if current != name:
@@ -170,7 +170,7 @@ class Loops:
             names, setup, getters = [], [], []
             for sq in seqs:
                 inner = self.reversed_argument(sq)
-                view = structures.dict_view(self, sq if inner is None else inner, loc, backwards=inner is not None)
+                view = writes.dict_view(self, sq if inner is None else inner, loc, backwards=inner is not None)
                 if view is not None:        # enumerate(d.items()), zip(d.values(), ..)
                     setup += view[0]
                     names.append(view[1])
@@ -197,7 +197,7 @@ class Loops:
         if isinstance(walked, ast.Name) and self.version.get(walked.id) in self.dicts:
             # `for k in d` over a dict built here: its keys, as Python iterates it
             walked = _mk(ast.Call(ast.Attribute(ast.Name(walked.id, ast.Load()), "keys", ast.Load()), [], []), it)
-        views = structures.dict_view_iteration(self, target, walked, loc, backwards=inner is not None)
+        views = writes.dict_view_iteration(self, target, walked, loc, backwards=inner is not None)
         if views is not None:
             return views
         name = self.ctx.namer.claim("seq")

@@ -1,11 +1,11 @@
-"""Call arguments rewritten into forms the front end lowers (used by everyday.py): a slice splatted
+"""Call arguments rewritten into forms the front end lowers (used by desugar.py): a slice splatted
 into a call spread into its items, and the test for arguments a directly called lambda may inline."""
 
 import ast
 import copy
 
-from ..core.astutil import walk
-from .literals import const_int, simple
+from ...core.astutil import walk
+from ..containers.literals import const_int, simple
 
 __all__ = ["sliced_items", "pure_argument"]
 

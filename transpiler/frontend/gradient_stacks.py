@@ -39,7 +39,7 @@ def check_uses(norm, core):
 
 def local_call(norm, node):
     """A push or pop through a bound stack method (normalize calls this only for those names;
-    other local callables are call_sites.py's)."""
+    other local callables are calls/sites.py's)."""
     kind, stack = norm.stack_methods[norm.version[node.func.id]]
     nargs = 1 if kind == "push" else 0
     if node.keywords or len(node.args) != nargs:

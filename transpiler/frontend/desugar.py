@@ -20,13 +20,13 @@ rewritten code is the derivative of the user's code:
 * on locals only ever bound to list/dict literals: ``a.extend([..])``, ``a += [..]`` -> appends;
   ``d.update(..)`` -> item assignments; ``d.setdefault(k, e)``, ``d.get(k)``, ``d.values()``;
   ``f(*a)``/``f(**d)``/``a[i:j]`` of a literal bound once and only read -> its items;
-* ``match`` -> ``if``/``elif`` (match.py);
+* ``match`` -> ``if``/``elif`` (control/match.py);
 * ``raise e`` -> ``raise_(e)``: primal code; a branch that raises never reaches the gradient.
 
 Anything else is left as written (and refused later with a located ``TranspileError``).
-records.py writes namedtuples and dataclasses used only as records as tuples;
-literals.py says what is known about locals bound to literals and rewrites statements on them;
-primal_helpers.py holds the plain functions the rewritten code calls.
+objects/records.py writes namedtuples and dataclasses used only as records as tuples;
+containers/literals.py says what is known about locals bound to literals and rewrites statements on them;
+calls/primal_helpers.py holds the plain functions the rewritten code calls.
 """
 
 import ast
@@ -37,11 +37,11 @@ import functools
 import numpy as np
 
 from ..core.astutil import walk
-from .arguments import pure_argument, sliced_items
-from .literals import container_statement, const_int, kinds, literal_seq, partials, simple
-from .match import lower_match
-from .primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, order_positions_, raise_
-from .records import rewrite_records
+from .calls.arguments import pure_argument, sliced_items
+from .containers.literals import container_statement, const_int, kinds, literal_seq, partials, simple
+from .control.match import lower_match
+from .calls.primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, order_positions_, raise_
+from .objects.records import rewrite_records
 from .traversal import Transformer, nodes as every_node
 
 __all__ = ["rewrite"]

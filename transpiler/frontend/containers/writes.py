@@ -8,7 +8,7 @@ Each write becomes a new single-assignment version made by a primitive from
 * ``lst.append(v)``  -> ``k = len(lst1); lst2 = append_at(lst1, k, v)``
 * ``{"a": x}``       -> ``d1 = {}; d2 = setitem(d1, "a", x)``
 * ``a, *rest = x``   -> ``a = x[0]; rest = x[1:]`` (element by element for tuple literals)
-* comprehensions and ``sum(<generator>)`` -> loops (see ``sugar.comprehension_loop``)
+* comprehensions and ``sum(<generator>)`` -> loops (see ``blocks.comprehension_loop``)
 
 A write through a name that shares its array or list with another name (``y = x``, a view)
 would change both in Python but only one here, so it is refused with advice.  Methods that
@@ -24,10 +24,10 @@ import numpy as np
 
 from runtime.rules.containers import append_at, assign_slice_, end_of_list_, keys_of, merge, setitem
 
-from . import effects
-from . import sugar
-from .container_edits import insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_
-from ..backend.templates import as_value
+from ..effects import checks
+from ..control import blocks
+from .edits import insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_
+from ...core.astutil import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
            "comprehension",
@@ -120,7 +120,7 @@ def _write(norm, user, current, index, value, loc):
                          f"build `{user}` with the inner list in place, or use a dict")
     idx = _write_position(norm, user, current, index, loc)
     if current in norm.read_into:        # t = x[i] earlier: a view of a row when x is 2-d
-        effects.row_view_guard(norm, ast.Name(current, ast.Load()), user, loc)
+        checks.row_view_guard(norm, ast.Name(current, ast.Load()), user, loc)
     new = norm.store(user)
     norm.assign(new, _call(norm, setitem, "setitem", [ast.Name(current, ast.Load()), idx, value], loc), loc)
     if current in norm.read_into:
@@ -242,7 +242,7 @@ def augmented_item(norm, s):
     index = norm.index(target.slice)
     old = norm.temp(ast.copy_location(ast.Subscript(ast.Name(current, ast.Load()), copy.deepcopy(index),
                                                     ast.Load()), target), target)
-    effects.in_place_guard(norm, old, s.op, s, ast.Name(current, ast.Load()))
+    checks.in_place_guard(norm, old, s.op, s, ast.Name(current, ast.Load()))
     value = norm.expr(s.value)
     new_value = norm.temp(ast.copy_location(ast.BinOp(old, s.op, value), s), s)
     _write(norm, user, current, index, new_value, target)
@@ -259,7 +259,7 @@ def method_statement(norm, s):
         return False
     meth, user = call.func.attr, call.func.value.id
     if not isinstance(norm.version[user], str):
-        return False                     # a method of an object made in the function (objects.py)
+        return False                     # a method of an object made in the function (objects/instances.py)
     if meth == "append" and len(call.args) == 1 and not call.keywords \
             and not isinstance(call.args[0], ast.Starred):
         _, current = _local_base(norm, call.func.value, f"`{user}.append(...)`")
@@ -310,7 +310,7 @@ def _extend_or_update(norm, call, meth, user):
 
 def _edit(norm, call, meth, user):
     """``lst.insert(i, v)``, ``lst.pop(i)``, ``d.pop(k)`` (a statement) as a new version of the list or
-    dict: ``k = insert_position_(lst1, i); lst2 = insert_at_(lst1, k, v)`` (container_edits.py)."""
+    dict: ``k = insert_position_(lst1, i); lst2 = insert_at_(lst1, k, v)`` (containers/edits.py)."""
     _, current = _local_base(norm, call.func.value, f"`{user}.{meth}(...)`")
     where = norm.expr(call.args[0]) if call.args else ast.Constant(-1)
     old = ast.Name(current, ast.Load())
@@ -361,7 +361,7 @@ def starred_unpack(norm, target, atom):
 
 def _loop_into(norm, node, kind, prefix):
     result = norm.ctx.namer.claim(prefix)
-    norm.block(sugar.comprehension_loop(node, norm.ctx.namer, result, kind))
+    norm.block(blocks.comprehension_loop(node, norm.ctx.namer, result, kind))
     out = ast.Name(norm.version[result], ast.Load())
     out._fresh = True           # a new list no user name holds: `m = [...]` is not a second name for it
     return out
@@ -444,8 +444,8 @@ def dict_view(norm, it, loc, backwards=False):
     listed._keys_of = True          # becomes keys_of(d): no derivative flows into the keys
     if backwards:
         listed = ast.Subscript(listed, ast.Slice(None, None, ast.Constant(-1)), ast.Load())
-    setup = [sugar._mk(ast.Assign([ast.Name(d, ast.Store())], load(it.func.value.id)), loc),
-             sugar._mk(ast.Assign([ast.Name(keys, ast.Store())], listed), loc)]
+    setup = [blocks._mk(ast.Assign([ast.Name(d, ast.Store())], load(it.func.value.id)), loc),
+             blocks._mk(ast.Assign([ast.Name(keys, ast.Store())], listed), loc)]
 
     def item(k):
         key = ast.Subscript(load(keys), load(k), ast.Load())
@@ -467,11 +467,11 @@ def dict_view_iteration(norm, target, it, loc, backwards=False):
         raise norm.error("unpack the items of a dict into two names in the for statement", target,
                          "write `for key, value in d.items()`")
     setup, keys, item = parts
-    length = sugar._mk(ast.Call(ast.Name("len", ast.Load()), [ast.Name(keys, ast.Load())], []), loc)
+    length = blocks._mk(ast.Call(ast.Name("len", ast.Load()), [ast.Name(keys, ast.Load())], []), loc)
 
     def bind(k):
         value = item(k)
         pairs = list(zip(target.elts, value.elts)) if isinstance(value, ast.Tuple) else [(target, value)]
-        return [sugar._mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in pairs]
+        return [blocks._mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in pairs]
 
     return setup, length, bind

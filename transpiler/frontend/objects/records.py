@@ -1,4 +1,4 @@
-"""Namedtuples and dataclasses made inside the function and used only as records (everyday.py).
+"""Namedtuples and dataclasses made inside the function and used only as records (desugar.py).
 
 ``p = Point(a, b)`` where ``Point`` is a namedtuple or a dataclass with the generated
 ``__init__``, and ``p`` is then only read by field (``p.x``), by index (namedtuples) or copied
@@ -11,9 +11,9 @@ the tuple directly.
 import ast
 import dataclasses
 
-from ..core.astutil import walk
-from .literals import simple
-from .traversal import Transformer, statements
+from ...core.astutil import walk
+from ..containers.literals import simple
+from ..traversal import Transformer, statements
 
 __all__ = ["rewrite_records"]
 

@@ -1,4 +1,4 @@
-"""Plain functions the rewritten code calls (everyday.py, call_sites.py): orders found on values,
+"""Plain functions the rewritten code calls (desugar.py, calls/sites.py): orders found on values,
 which no gradient passes through, ``raise`` as a call, and casts."""
 
 import numpy as np
