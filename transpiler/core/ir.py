@@ -52,7 +52,9 @@ The package's layers, lowest first; a module imports only from its own layer or 
     backend    templates (rule templates), optimize (clean-up), codegen (printing, compiling)
     analysis   activity and other facts about the core IR
     modes      reverse, forward, split, stacks, calls, again: core IR -> derivative code
-    surface    api, higher, interop, tangent_compat, __main__ (the top-level modules)
+    bridge     to runtime's tape, loaded on first use: tape_call (a differentiated function
+               on tensors), tf_calls and tf_twins (tf.* calls written as numpy)
+    surface    api, higher, tangent_compat, __main__ (the top-level modules)
 """
 
 import ast

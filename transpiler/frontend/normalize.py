@@ -16,7 +16,8 @@ Each Python construct is lowered in one place:
 * calls/sites.py: calls and array methods;
 * containers/writes.py: writes into arrays and containers, comprehensions, dict literals;
 * calls/nested.py: nested functions and lambdas; gradient_stacks.py: a generated gradient's stacks;
-* after normalizing: ``tf.*`` calls as the numpy primitives they are (tfcalls.py).
+* after normalizing: ``tf.*`` calls as the numpy primitives they are (the bridge's tf_calls.py,
+  through the hook core/callables.rewrite_tf_calls).
 
 emitter.py holds the state they share (versions, emitted statements).
 """
@@ -24,6 +25,7 @@ emitter.py holds the state they share (versions, emitted statements).
 import ast
 import copy
 
+from ..core.callables import rewrite_tf_calls
 from . import gradient_stacks
 from .containers.sequence_operators import sequence_operators
 from .effects.pruning import prune_checks
@@ -35,7 +37,6 @@ from .expressions import Expressions
 from .control.loops import Loops
 from .control.jumps import Restructure
 from .statements import Statements
-from .tfcalls import rewrite_tf_calls
 
 __all__ = ["normalize", "Normalizer", "ARRAY_METHODS", "is_atom"]
 
@@ -110,6 +111,6 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
 
 def normalize(ctx):
     """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef
-    (``tf.*`` calls already written as the numpy primitives they are: tfcalls.py)."""
+    (``tf.*`` calls already written as the numpy primitives they are: bridge/tf_calls.py)."""
     core = sequence_operators(prune_checks(Normalizer(ctx).run()), ctx)
     return rewrite_tf_calls(core, ctx)

@@ -1,5 +1,5 @@
 """numpy twins of ``tf.*`` array functions: indexing, selecting, splitting, sorting, segments
-(see tfops.py for what a twin is)."""
+(see ops.py for what a twin is)."""
 
 import numpy as np
 
@@ -7,7 +7,7 @@ from runtime import math_extra
 from runtime.rules.registry import nondifferentiable
 from runtime.rules.support import dtype_of
 
-from .tfops import axis_, one_hot_, ones_, value_, where_true_
+from .ops import axis_, one_hot_, ones_, value_, where_true_
 
 __all__ = ["transpose", "gather", "where", "one_hot", "fill", "linspace", "split", "split_points_", "unstack",
            "sort", "boolean_mask", "slice_of", "slices_", "gather_nd", "roll", "repeat", "top_k", "top_k_indices_",

@@ -1,4 +1,4 @@
-"""numpy twins of ``tf.nn.*`` functions (see tfops.py for what a twin is and why).
+"""numpy twins of ``tf.nn.*`` functions (see ops.py for what a twin is and why).
 
 Convolution and pooling call the primitives of ``runtime.rules.conv`` -- the ones the tape
 records for ``tf.nn.conv2d`` and the pools -- with TF's ``strides``/``ksize``/``padding``
@@ -13,7 +13,7 @@ from runtime.rules import activations, conv, special
 from runtime.rules import nn as nnrules
 from runtime.rules.registry import nondifferentiable
 
-from .tfops import axis_
+from .ops import axis_
 
 __all__ = ["conv2d_config_", "pool_config_", "conv2d", "depthwise_conv2d", "separable_conv2d", "max_pool2d", "max_pool", "avg_pool2d", "avg_pool",
            "one_d_", "conv1d", "max_pool1d", "avg_pool1d", "softmax", "log_softmax", "leaky_relu",

@@ -40,7 +40,7 @@ without the speed-up).  That happens when
   watches such reads exactly as TF does;
 * a floating-point tensor is passed in a keyword-only parameter or inside a list/tuple/dict;
 * the transpiler cannot generate the gradient (``TranspileError``: e.g. the body calls a
-  ``tf`` op that is not a numpy primitive under another name, see ``tfcalls.py``);
+  ``tf`` op that is not a numpy primitive under another name, see ``tf_calls.py``);
 * the output is not one float array or a flat tuple/list of arrays.
 """
 
@@ -50,10 +50,10 @@ from runtime.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
 from runtime.tensor import _TensorBase, _state, apply
 
-from .core.errors import TranspileError, Unresolved
-from .analysis.signature import cast_like, specialisation
-from .variants import transformer
-from .tensor_args import (as_array, contains_tensor, has_tensor, is_float_tensor, reads_variables, tensor,
+from ..core.errors import TranspileError, Unresolved
+from ..analysis.signature import cast_like, specialisation
+from ..core.callables import transformer
+from .tensor_arguments import (as_array, contains_tensor, has_tensor, is_float_tensor, reads_variables, tensor,
                           values, wrap_out)
 
 __all__ = ["call", "has_tensor"]
@@ -386,7 +386,7 @@ def _split_pair(transformer, wrt, memory_budget=None, spec=()):
     """The generated forward/backward pair specialised on ``spec`` (the arguments' ndim and
     dtype kind, ``backend/shapes.py``), or None (not available, or not generated)."""
     try:
-        from .modes import split  # noqa: F401  (the pair generator)
+        from ..modes import split  # noqa: F401  (the pair generator)
     except ImportError:
         return None
     try:

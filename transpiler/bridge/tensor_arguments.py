@@ -1,5 +1,5 @@
 """Tensors among a call's arguments: finding them, their numpy values, wrapping results, and
-whether a function reads a ``tf.Variable`` it is not given (``interop`` records such calls op
+whether a function reads a ``tf.Variable`` it is not given (``tape_call`` records such calls op
 by op, so the read is watched as in TF)."""
 
 import types

@@ -1,8 +1,8 @@
 """numpy twins of ``tf.*`` math functions that are not one numpy primitive, and the helpers for
-constants every twin module uses (tfarrays.py: arrays; tflinalg.py: products and linear algebra).
+constants every twin module uses (arrays.py: arrays; linalg.py: products and linear algebra).
 
 Inside a ``@differentiate`` function, ``tf.math.rsqrt(x)`` cannot stay a runtime call (it would
-return a Tensor to numpy code), and it is not one primitive either.  tfcalls.py writes such a
+return a Tensor to numpy code), and it is not one primitive either.  bridge/tf_calls.py writes such a
 call as a call of its twin here: a plain numpy function with TensorFlow's parameters (the ones
 adjoin supports), computing what the runtime op computes.  The transpiler reads a twin as it
 reads any user function and differentiates it as a callee, so each twin is differentiated by the
@@ -11,7 +11,7 @@ rules of the numpy primitives it calls -- in reverse, forward and higher-order m
 Functions ending in ``_`` read only shapes, dtypes or values no gradient passes (registered
 nondifferentiable): the transpiler treats what they return as constants.  Twins never convert
 an argument with ``np.asarray``: generated code also runs on tensors inside a GradientTape
-(transpiler/interop.py), where that conversion would drop the gradient (and raises).
+(bridge/tape_call.py), where that conversion would drop the gradient (and raises).
 """
 
 import functools

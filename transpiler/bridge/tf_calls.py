@@ -7,7 +7,7 @@ normalization, rewrites each ``tf`` call in one of three ways:
 * a primitive under another name (declared in ``runtime/aliases.py``, or in ``_ALIASES`` here):
   the primitive's call, ``np.sum(x, axis=1)``;
 * a composition (``tf.math.rsqrt``, ``tf.matmul(..., transpose_a=...)``, ``tf.nn.conv2d``,
-  ``tf.shape``, ...): a call of its numpy twin in tfops.py, tfarrays.py, tflinalg.py or tfnn.py,
+  ``tf.shape``, ...): a call of its numpy twin in tf_twins/ (ops.py, arrays.py, linalg.py, nn.py),
   which the transpiler differentiates as it does a user function;
 * anything else: a TranspileError at the call saying what to write instead.
 """
@@ -22,8 +22,8 @@ from runtime import array_extra, convolution, linalg, math_extra, math_ops as m,
 from runtime.rules import nn as nnrules, special
 from runtime.rules.registry import Alias, alias_for, lookup
 
-from .traversal import calls
-from . import tfarrays, tflinalg, tfnn, tfops
+from ..frontend.traversal import calls
+from .tf_twins import arrays, linalg as twin_linalg, nn as twin_nn, ops
 
 __all__ = ["rewrite_tf_calls", "replacement_of"]
 
@@ -66,9 +66,8 @@ def _params(fn):
 
 
 def _replacement_table():
-    """``tf`` function -> its numpy twin (a callee) or constant-valued helper (tfops.py, tfarrays.py,
-    tflinalg.py, tfnn.py)."""
-    t, a, la, n = tfops, tfarrays, tflinalg, tfnn
+    """``tf`` function -> its numpy twin (a callee) or constant-valued helper (tf_twins/)."""
+    t, a, la, n = ops, arrays, twin_linalg, twin_nn
     return {
         # constants (no gradient passes)
         m.shape: t.shape_, m.size: t.size_, m.rank: t.rank_, m.constant: t.constant_, runtime.constant: t.constant_,
@@ -76,7 +75,7 @@ def _replacement_table():
         m.range: t.range_, m.argmax: t.argmax_, m.argmin: t.argmin_, array_extra.argsort: t.argsort_,
         m.count_nonzero: t.count_nonzero_, array_extra.sequence_mask: t.sequence_mask_,
         math_extra.truncatediv: t.truncatediv_, math_extra.truncatemod: t.truncatemod_,
-        # math (tfops.py)
+        # math (tf_twins/ops.py)
         m.rsqrt: t.rsqrt, m.squared_difference: t.squared_difference, m.cast: t.cast,
         m.saturate_cast: t.saturate_cast, m.convert_to_tensor: t.convert_to_tensor,
         runtime.convert_to_tensor: t.convert_to_tensor, m.reduce_sum: t.reduce_sum, m.reduce_mean: t.reduce_mean,
@@ -88,20 +87,20 @@ def _replacement_table():
         math_special.xlog1py: t.xlog1py, math_special.xdivy: t.xdivy, m.divide_no_nan: t.divide_no_nan,
         math_special.reciprocal_no_nan: t.reciprocal_no_nan, math_special.bessel_i0e: t.bessel_i0e,
         math_special.bessel_i1e: t.bessel_i1e,
-        # arrays (tfarrays.py)
+        # arrays (tf_twins/arrays.py)
         m.transpose: a.transpose, m.gather: a.gather, m.where: a.where, m.one_hot: a.one_hot, m.fill: a.fill,
         array_extra.slice: a.slice_of, m.linspace: a.linspace, m.split: a.split, m.unstack: a.unstack, array_extra.sort: a.sort,
         m.boolean_mask: a.boolean_mask, m.gather_nd: a.gather_nd, array_extra.roll: a.roll,
         array_extra.repeat: a.repeat, math_extra.top_k: a.top_k, m.reverse: a.reverse, m.pad: a.pad,
         math_extra.unsorted_segment_sum: a.unsorted_segment_sum, math_extra.segment_sum: a.segment_sum,
         math_extra.unsorted_segment_mean: a.unsorted_segment_mean, math_extra.segment_mean: a.segment_mean,
-        # products and linear algebra (tflinalg.py)
+        # products and linear algebra (tf_twins/linalg.py)
         m.matmul: la.matmul, m.matvec: la.matvec, linalg.solve: la.solve, linalg.inv: la.inv,
         linalg.trace: la.trace, linalg.diag_part: la.diag_part, linalg.diag: la.diag,
         linalg.matrix_transpose: la.matrix_transpose, linalg.band_part: la.band_part, linalg.logdet: la.logdet,
         linalg.svd: la.svd, linalg.qr: la.qr, linalg.pinv: la.pinv, linalg.lstsq: la.lstsq, m.norm: la.norm,
         m.l2_normalize: la.l2_normalize, linalg.adjoint: la.adjoint, linalg.triangular_solve: la.triangular_solve,
-        # tf.nn (tfnn.py)
+        # tf.nn (tf_twins/nn.py)
         convolution.conv2d: n.conv2d, convolution.depthwise_conv2d: n.depthwise_conv2d,
         convolution.separable_conv2d: n.separable_conv2d,
         convolution.max_pool2d: n.max_pool2d, convolution.max_pool: n.max_pool,

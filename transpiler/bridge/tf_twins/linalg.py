@@ -1,11 +1,11 @@
-"""numpy twins of ``tf.matmul``'s options, ``tf.linalg.*`` and norms (see tfops.py for what a twin is)."""
+"""numpy twins of ``tf.matmul``'s options, ``tf.linalg.*`` and norms (see ops.py for what a twin is)."""
 
 import numpy as np
 
 from runtime.rules.registry import nondifferentiable
 from runtime.rules.support import dtype_of
 
-from .tfops import axis_, value_
+from .ops import axis_, value_
 
 __all__ = ["matmul", "matvec", "solve", "inv", "trace", "diag_part", "diag", "matrix_transpose", "adjoint", "triangular_solve", "band_part",
            "band_mask_", "svd", "qr", "pinv", "pinv_rcond_", "lstsq", "logdet", "norm",
