@@ -10,7 +10,7 @@ Loss objects reduce with ``'sum_over_batch_size'`` (the mean) by default.
 import numpy as np
 
 from ..rules import activations as _prim
-from ..tensor import _TensorBase, constant
+from ..engine.tensor import _TensorBase, constant
 from . import backend
 
 _EPS = backend.epsilon()
