@@ -19,7 +19,7 @@ from ..frontend.traversal import calls
 
 __all__ = ["has_tensor", "call"]
 
-TENSOR_MODULE = "runtime.tensor"
+TENSOR_MODULE = "runtime.engine.tensor"
 """The module that defines runtime's tensor classes (tests/transpiler/bridge checks the name)."""
 
 
