@@ -34,8 +34,8 @@ inner loop's plan (its snapshots) on the outer tape, and the outer adjoint rever
 import ast
 import copy
 import inspect
-import random
 import re
+import sys
 import textwrap
 import types
 
@@ -71,11 +71,14 @@ def applies(rev, s):
 
 
 def _draws(obj):
-    """Is ``obj`` a random number source (numpy.random, a Generator's method, ``random``)?"""
-    if obj is np.random or obj is random:
+    """Is ``obj`` a random number source (numpy.random, a Generator's method, ``random``)?
+    (Until numpy.random or random is imported, nothing the function calls can come from them.)"""
+    sources = [m for m in (sys.modules.get("numpy.random"), sys.modules.get("random")) if m is not None]
+    if any(obj is m for m in sources):
         return True
-    owner = getattr(obj, "__self__", None)
-    if isinstance(owner, (np.random.Generator, np.random.RandomState, np.random.BitGenerator, random.Random)):
+    kinds = tuple(getattr(m, k) for m in sources for k in ("Generator", "RandomState", "BitGenerator", "Random")
+                  if hasattr(m, k))
+    if kinds and isinstance(getattr(obj, "__self__", None), kinds):
         return True
     return (getattr(obj, "__module__", None) or "").startswith(("numpy.random", "random"))
 

@@ -25,6 +25,7 @@ whole callee:
 
 import ast
 import inspect
+import sys
 import textwrap
 import types
 
@@ -315,20 +316,20 @@ def check_inner_method(norm, call):
 
 
 # --- numpy functions that write into an argument --------------------------------------------
-def _numpy_writers():
-    names = ("copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis")
-    out = {getattr(np, n) for n in names if hasattr(np, n)}
-    out.add(np.random.shuffle)
-    return out
+_NUMPY_WRITERS = {getattr(np, n) for n in ("copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis")
+                  if hasattr(np, n)}        # and np.random.shuffle (numpy.random is loaded on first use)
 
 
-_NUMPY_WRITERS = _numpy_writers()
+def _random_shuffle(fn):
+    """Is ``fn`` np.random.shuffle?  (Not before numpy.random is imported: nothing could name it.)"""
+    random = sys.modules.get("numpy.random")
+    return random is not None and fn in {random.shuffle}
 
 
 def _writes_argument(fn, node):
     """Why calling numpy's ``fn`` as in ``node`` writes into an argument, else None."""
     try:
-        if fn in _NUMPY_WRITERS:
+        if fn in _NUMPY_WRITERS or _random_shuffle(fn):
             return f"np.{fn.__name__}() writes into its first argument"
     except TypeError:           # an unhashable callable
         return None

@@ -12,7 +12,6 @@ container, compared, rebound in a loop or a branch -- is refused at that line.
 """
 
 import ast
-import dataclasses
 import types
 
 from ...core.astutil import walk
@@ -43,6 +42,7 @@ class ClassRef:
 
 def _generated_init(cls):
     """A dataclass's own generated ``__init__`` (no source to read: made from its fields)."""
+    import dataclasses      # (loaded on first use: import transpiler need not pay for it)
     init = vars(cls).get("__init__")
     return dataclasses.is_dataclass(cls) and isinstance(init, types.FunctionType) \
         and init.__code__.co_filename.startswith("<")
@@ -124,6 +124,7 @@ def construct(norm, node, cls):
 
 
 def _dataclass_init(norm, node, inst):
+    import dataclasses      # (loaded on first use: import transpiler need not pay for it)
     fs = [f for f in dataclasses.fields(inst.cls) if f.init]
     if len(node.args) > len(fs) or any(k.arg is None for k in node.keywords):
         raise norm.error(f"{inst.cls.__name__}() is given more arguments than it has fields", node,
@@ -182,6 +183,7 @@ def attribute(norm, node, inst, after=None):
 def _written_attributes(cls):
     """Attribute names any function of ``cls`` (or its bases) assigns on some name (a superset of
     what its methods may set on ``self``)."""
+    import dataclasses      # (loaded on first use: import transpiler need not pay for it)
     from ..source.parsing import parse_function
     out = set()
     for klass in cls.__mro__[:-1]:

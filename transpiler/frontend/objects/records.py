@@ -9,7 +9,6 @@ the tuple directly.
 """
 
 import ast
-import dataclasses
 
 from ...core.astutil import walk
 from ..containers.literals import simple
@@ -37,6 +36,7 @@ def _unpacked(node, scope):
 
 def _fields_of(cls):
     """Field names in order when ``cls(...)`` just stores its arguments, else None."""
+    import dataclasses      # (loaded on first use: import transpiler need not pay for it)
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return list(cls._fields), dict(getattr(cls, "_field_defaults", {}))
     if dataclasses.is_dataclass(cls) and isinstance(cls, type):
