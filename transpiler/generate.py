@@ -121,7 +121,7 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     function = blocks.guard(compile_function(opt, code, ctx, free), ctx)
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
-    gen.scalar_seed = bool(getattr(ctx, "scalar_seed", None))
+    gen.scalar_seed = bool(ctx.scalar_seed)
     return gen
 
 

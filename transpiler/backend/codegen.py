@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from ..core import annotations as anno
 from ..core.astutil import collect, statements
 from ..core.errors import TranspileError
 from ..core.ir import COMMENT
@@ -96,8 +97,8 @@ def to_source(node):
             text = _unparse_by_statement(node)
     finally:
         for (s, _), value in zip(comments, saved):
-            if hasattr(s.value, "_pp"):
-                value._pp = s.value._pp            # as astor leaves it
+            if anno.has(s.value, "pp"):
+                anno.put(value, "pp", anno.get(s.value, "pp"))            # as astor leaves it
             s.value = value
     lines = []
     for line in text.splitlines():

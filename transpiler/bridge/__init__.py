@@ -14,6 +14,7 @@ import sys
 
 from runtime.rules.registry import alias_for
 
+from ..core import annotations as anno
 from ..core.callables import register_tf_calls
 from ..frontend.traversal import calls
 
@@ -41,7 +42,7 @@ def _rewrite_tf_calls(core, ctx):
     """``core`` with its ``tf.*`` calls written as numpy code; tf_calls.py is loaded only for a
     function that calls something of runtime's (a function, an alias, a custom gradient)."""
     for node in calls(core):
-        fn = getattr(node, "_prim", None)
+        fn = anno.get(node, "prim")
         if fn is not None and _of_runtime(fn):
             from .tf_calls import rewrite_tf_calls
             return rewrite_tf_calls(core, ctx)

@@ -23,6 +23,7 @@ from runtime.ops import array_extra, convolution, math_extra, math_ops as m, mat
 from runtime.rules import nn as nnrules, special
 from runtime.rules.registry import Alias, alias_for, lookup
 
+from ..core import annotations as anno
 from ..frontend.traversal import calls
 from .tf_twins import arrays, linalg as twin_linalg, nn as twin_nn, ops
 
@@ -157,7 +158,7 @@ def replacement_of(fn):
 def rewrite_tf_calls(core, ctx):
     """Rewrite ``tf`` calls in ``core`` in place; reject the runtime functions not covered."""
     for node in calls(core):
-        fn = getattr(node, "_prim", None)
+        fn = anno.get(node, "prim")
         if fn is None:
             continue
         spec = alias_for(fn) or _alias_of(fn)
@@ -238,8 +239,8 @@ def _call_twin(call, fn, twin, ctx):
             keywords.append(ast.keyword(param, value))
     call.args, call.keywords = args, keywords
     call.func = ctx.ref(twin, twin.__name__)
-    call._prim = twin
-    call._user_text = f"{name}()"          # what a zero-gradient warning names, not the twin
+    anno.put(call, "prim", twin)
+    anno.put(call, "user_text", f"{name}()")          # what a zero-gradient warning names, not the twin
 
 
 def _rewrite(call, spec, ctx):
@@ -276,7 +277,7 @@ def _rewrite(call, spec, ctx):
     else:
         call.func = ctx.ref(target, attr or "primitive")
     call.args, call.keywords = args, keywords
-    call._prim = target
+    anno.put(call, "prim", target)
 
 
 def _axis_tuple(param, value):

@@ -10,6 +10,8 @@ are shared too: Python's own parser shares them.
 
 import ast
 
+from . import annotations as anno
+
 __all__ = ["copy_ast", "walk", "collect", "statements", "fix_locations", "variable_names", "as_value"]
 
 
@@ -145,7 +147,7 @@ def fix_locations(node, names=None, _AST=ast.AST, _list=list, _Name=ast.Name):
 def variable_names(node):
     """The local names ``node`` reads: a name, or the names in a (nested) tuple or list literal;
     names the front end marked static (modules, constants) are not variables."""
-    if isinstance(node, ast.Name) and not getattr(node, "_static", False):
+    if isinstance(node, ast.Name) and not anno.get(node, "static", False):
         return [node.id]
     if isinstance(node, (ast.Tuple, ast.List)):
         return [n for e in node.elts for n in variable_names(e)]

@@ -36,6 +36,7 @@ import functools
 
 import numpy as np
 
+from ..core import annotations as anno
 from ..core.astutil import walk
 from .calls.arguments import pure_argument, sliced_items
 from .containers.literals import container_statement, const_int, kinds, literal_seq, partials, simple
@@ -223,7 +224,7 @@ class _Exprs(Transformer):
         if picker is not order_ and picker is not order_positions_:
             return pick(call)
         i = self.ctx.namer.claim("index")
-        call._order = True                   # its result is a list: a slice of the sorted items slices it
+        anno.put(call, "order", True)                   # its result is a list: a slice of the sorted items slices it
         return ast.ListComp(pick(ast.Name(i, ast.Load())), [ast.comprehension(ast.Name(i, ast.Store()), call, [], 0)])
 
     def _comprehension(self, fn, iterables, pred):
@@ -318,14 +319,14 @@ class _Exprs(Transformer):
             k = self.ctx.namer.claim("position")
             positions = ast.Subscript(ast.Call(ast.Name("range", ast.Load()), [ast.Call(
                 ast.Name("len", ast.Load()), [ast.Name(a.id, ast.Load())], [])], []), sl, ast.Load())
-            positions._order = True
+            anno.put(positions, "order", True)
             return ast.ListComp(ast.Subscript(ast.Name(a.id, ast.Load()), ast.Name(k, ast.Load()), ast.Load()),
                                 [ast.comprehension(ast.Name(k, ast.Store()), positions, [], 0)])
         if isinstance(a, ast.ListComp) and len(a.generators) == 1 and not a.generators[0].ifs \
-                and not a.generators[0].is_async and (getattr(a.generators[0].iter, "_order", False) or isinstance(
+                and not a.generators[0].is_async and (anno.get(a.generators[0].iter, "order", False) or isinstance(
                     a.generators[0].iter, ast.Call) and self._builtin(a.generators[0].iter.func, "range")):
             a.generators[0].iter = ast.Subscript(a.generators[0].iter, sl, ast.Load())
-            a.generators[0].iter._order = True
+            anno.put(a.generators[0].iter, "order", True)
             return a
         return ast.Subscript(a, sl, ast.Load())
 
@@ -379,7 +380,7 @@ def _statements(body, exprs):
             continue
         if isinstance(s, ast.For) and isinstance(s.iter, ast.Name) and exprs.kinds.get(s.iter.id) is ast.Dict:
             s.iter = ast.copy_location(ast.Call(ast.Attribute(s.iter, "keys", ast.Load()), [], []), s.iter)
-        if getattr(s, "_adjoin_partial", False):
+        if anno.get(s, "partial", False):
             continue                     # its calls are written out in full (_Exprs.visit_Call)
         if isinstance(s, ast.Raise) and s.exc is not None and s.cause is None:
             s = _raise_call(s, exprs.ctx)
@@ -462,7 +463,7 @@ def _hoist_ordered_items(s, exprs):
     for head in _heads(s):
         order = _in_order(head)
         for k, node in enumerate(order):
-            if not (isinstance(node, ast.Call) and not getattr(node, "_opaque", False) and node.args
+            if not (isinstance(node, ast.Call) and not anno.get(node, "opaque", False) and node.args
                     and (exprs._builtin(node.func, "sorted") or any(kw.arg == "key" for kw in node.keywords)
                          and (exprs._builtin(node.func, "max") or exprs._builtin(node.func, "min")))):
                 continue
@@ -492,7 +493,7 @@ def _hoist_walrus(s):
     for head in heads:
         order = _in_order(head)
         for k, node in enumerate(order):
-            if not isinstance(node, ast.NamedExpr) or getattr(node, "_opaque", False):
+            if not isinstance(node, ast.NamedExpr) or anno.get(node, "opaque", False):
                 continue
             name = node.target.id
             before = order[:k]
@@ -516,7 +517,7 @@ def _in_order(node, opaque=False):
     for child in ast.iter_child_nodes(node):
         out.extend(_in_order(child, op))
     if opaque:
-        node._opaque = True
+        anno.put(node, "opaque", True)
     out.append(node)
     return out
 

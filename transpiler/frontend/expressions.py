@@ -11,6 +11,7 @@ import copy
 
 import numpy as np
 
+from ..core import annotations as anno
 from ..core.astutil import walk
 from ..core.errors import Unresolved
 from ..core.ir import MISSING
@@ -65,7 +66,7 @@ class Expressions:
             if self.scope.lookup(node.id) is MISSING:
                 raise Unresolved(node.id, node)
             new = loc(ast.Name(node.id, ast.Load()))
-            new._static = True
+            anno.put(new, "static", True)
             return new
         if isinstance(node, ast.BinOp):
             return loc(ast.BinOp(self.expr(node.left), node.op, self.expr(node.right)))
@@ -101,13 +102,13 @@ class Expressions:
             if self.static(node):
                 self.resolve(node)
                 new = loc(ast.Attribute(self.value(node.value), node.attr, ast.Load()))
-                new._static = True
+                anno.put(new, "static", True)
                 return new
             base = self.expr(node.value)
             if node.attr == "T":
                 return self.numpy_call(np.transpose, "transpose", [base], [], node)
             new = loc(ast.Attribute(base, node.attr, ast.Load()))
-            new._attr = node.attr
+            anno.put(new, "attr", node.attr)
             return new
         if isinstance(node, ast.Subscript):
             if self.static(node.value) and any(self.resolve(node.value) is c for c in (np.r_, np.c_)):
@@ -124,7 +125,7 @@ class Expressions:
                     elt = elts[index.value]
                     if isinstance(elt, (ast.List, ast.Tuple)):
                         elt = copy.copy(elt)
-                        elt._element = True     # the inner list itself: a name for it is an alias
+                        anno.put(elt, "element", True)     # the inner list itself: a name for it is an alias
                     return elt
             return loc(ast.Subscript(base, index, ast.Load()))
         if isinstance(node, (ast.Tuple, ast.List)):
@@ -139,7 +140,7 @@ class Expressions:
             return writes.dict_literal(self, node)
         if isinstance(node, _OPAQUE):
             new = self.rename_loads(node)
-            new._opaque = True
+            anno.put(new, "opaque", True)
             return new
         if isinstance(node, ast.Slice):
             raise self.error("a slice outside of an index", node, "use slice(...) explicitly")

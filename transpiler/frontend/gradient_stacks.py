@@ -6,6 +6,7 @@ are marked in the core IR (core/ir.py); what each mode does with them is modes/s
 
 import ast
 
+from ..core import annotations as anno
 from ..core.astutil import walk
 
 __all__ = ["METHODS", "note_assign", "check_uses", "local_call"]
@@ -18,7 +19,7 @@ def note_assign(norm, name, value):
     """Remember ``name = s.append`` / ``name = s.pop`` for a list literal ``s`` (a stack)."""
     if isinstance(value, ast.Attribute) and value.attr in METHODS and isinstance(value.value, ast.Name) \
             and norm.kinds.get(value.value.id) is ast.List and not norm.tuples.get(value.value.id):
-        value._stack_method = value.value.id
+        anno.put(value, "stack_method", value.value.id)
         norm.stack_methods[name] = (METHODS[value.attr], value.value.id)
         norm.tuples.pop(value.value.id, None)     # it changes: no longer the literal `[]`
 
@@ -28,7 +29,7 @@ def check_uses(norm, core):
     stacks = {s for _, s in norm.stack_methods.values()}
     if not stacks:
         return                     # (most functions: no walk of the core)
-    through = {id(n.value) for n in walk(core) if getattr(n, "_stack_method", None)}
+    through = {id(n.value) for n in walk(core) if anno.get(n, "stack_method")}
     for n in walk(core):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in stacks and id(n) not in through:
             raise norm.error(f"the list `{n.id}` is changed through bound methods (`.append`/`.pop`) and "
@@ -47,6 +48,6 @@ def local_call(norm, node):
                          "push one value at a time, pop with no arguments")
     args = [norm.argument(a) for a in node.args]
     call = ast.copy_location(ast.Call(ast.Name(norm.version[node.func.id], ast.Load()), args, []), node)
-    call._prim = None
-    setattr(call, "_stack_" + kind, stack)
+    anno.put(call, "prim", None)
+    anno.put(call, "stack_" + kind, stack)
     return call

@@ -2,7 +2,8 @@
 
 Every reassigned user name gets a fresh version (SSA), so the adjoint can read every
 intermediate value without saving anything.  Calls are annotated with the resolved callable
-(``node._prim``); each statement remembers the user's statement it came from (``_src``).
+(annotation ``prim``, core/annotations.py); each statement remembers the user's statement it
+came from (``src``).
 
 Each Python construct is lowered in one place:
 
@@ -25,6 +26,7 @@ emitter.py holds the state they share (versions, emitted statements).
 import ast
 import copy
 
+from ..core import annotations as anno
 from ..core.callables import rewrite_tf_calls
 from . import gradient_stacks
 from .containers.sequence_operators import sequence_operators
@@ -79,8 +81,7 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
         if hasattr(ast.FunctionDef, "type_params") or "type_params" in ast.FunctionDef._fields:
             new.type_params = []
         ast.copy_location(new, fn)
-        new._tuples = self.tuples
-        new._stack_methods = self.stack_methods
+        anno.put(new, "stack_methods", self.stack_methods)
         gradient_stacks.check_uses(self, new)
         return new
 

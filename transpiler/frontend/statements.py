@@ -7,6 +7,7 @@ containers/writes.py's.
 
 import ast
 
+from ..core import annotations as anno
 from .effects import checks
 from .calls import nested
 from .objects import instances
@@ -117,7 +118,7 @@ class Statements:
             if writes.method_statement(self, s):
                 return
             value = self.value(s.value)
-            if getattr(value, "_stack_pop", None):
+            if anno.get(value, "stack_pop"):
                 self.temp(value, s)     # a bare pop() is named, so each pass mirrors it (gradient_stacks.py)
             elif isinstance(value, ast.Call):
                 self.emit(ast.Expr(value), s)

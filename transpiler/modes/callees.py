@@ -108,7 +108,7 @@ def prepare(ctx, node, fn, wrt, mode):
         return
     _IN_PROGRESS.add(key)
     try:
-        proxy(fn, wrt, "jvp" if mode == "forward" else "forward", getattr(ctx, "memory_budget", None)).generated()
+        proxy(fn, wrt, "jvp" if mode == "forward" else "forward", ctx.memory_budget).generated()
     except TranspileError as e:
         where = f"{e.filename}:{e.lineno}"
         name = fn.__qualname__

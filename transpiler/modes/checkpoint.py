@@ -39,8 +39,7 @@ import sys
 import textwrap
 import types
 
-import numpy as np
-
+from ..core import annotations as anno
 from ..core.ir import MISSING, comment, walk_assigns
 from ..frontend.source.parsing import Scope
 from .checkpoint_schedule import Checkpoints
@@ -52,7 +51,7 @@ _DIRECTIVE = re.compile(r"#\s*adjoin:\s*snapshots\s*=\s*(\d+)")
 
 def snapshots_override(rev, s):
     """N from a ``# adjoin: snapshots=N`` comment on the loop's first line, else None."""
-    src = getattr(s, "_src", None)
+    src = anno.get(s, "src")
     if not isinstance(src, (ast.For, ast.While)):
         return None
     m = _DIRECTIVE.search(rev.ctx.parsed.line(src.lineno))
@@ -135,7 +134,7 @@ def loop(rev, s, out, has):
 
     Appends the adjoint to ``out`` and returns the primal statements, as Reverse.loop does."""
     ctx = rev.ctx
-    src = getattr(s, "_src", None)
+    src = anno.get(s, "src")
     if src is not None:
         draw = random_call(src, ctx.parsed.scope)
         if draw is not None:
@@ -144,7 +143,7 @@ def loop(rev, s, out, has):
                             "draw them before the loop (one array of draws, indexed by trip), or "
                             "differentiate without memory_budget")
     plain = copy.deepcopy(s.body)          # a trip of the primal, saving nothing
-    carried = list(getattr(s, "_carried", ()))
+    carried = list(anno.get(s, "carried", ()))
     local = {x.targets[0].id for x in walk_assigns(s.body)} - set(carried)
     outer = {n for n in rev.contributions(s.body) if n not in local}
     init = [ast.Assign([_name(rev.adj(n), True)], rev.zero(n)) for n in sorted(outer - has)]
@@ -175,7 +174,7 @@ def loop(rev, s, out, has):
     rev.last_src = None
 
     plan, start, stop, rec, state = (ctx.namer.claim(n) for n in ("plan", "start", "stop", "record", "state"))
-    s._counter = plan       # inside a recorded loop, each trip's plan is saved like a trip count
+    anno.put(s, "counter", plan)       # inside a recorded loop, each trip's plan is saved like a trip count
     where = rev.source_of(src) if src is not None else "loop"
     budget = getattr(rev, "memory_budget", None)
     keywords = [ast.keyword("budget", ast.Constant(budget)), ast.keyword("where", ast.Constant(where))]

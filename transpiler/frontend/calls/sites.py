@@ -9,6 +9,7 @@ import inspect
 
 import numpy as np
 
+from ...core import annotations as anno
 from ..effects import checks
 from . import nested
 from .. import gradient_stacks
@@ -66,7 +67,7 @@ class CallSites:
                                         (args or [keywords[0].value])[0], node)
             if meth == "item" and not args and not keywords:       # x.item() of a one-element array
                 call = ast.copy_location(ast.Call(self.ctx.ref(item_, "item_"), [base], []), node)
-                call._prim = item_
+                anno.put(call, "prim", item_)
                 return call
             if meth in ARRAY_METHODS:
                 attr = _METHOD_FUNCTION.get(meth, meth)
@@ -78,8 +79,8 @@ class CallSites:
                         args = []
                     return self.numpy_call(getattr(np, attr), attr, [base] + args, keywords, node)
             call = ast.copy_location(ast.Call(ast.Attribute(base, meth, ast.Load()), args, keywords), node)
-            call._prim = None
-            call._method = meth
+            anno.put(call, "prim", None)
+            anno.put(call, "method", meth)
             return call
         if isinstance(func, ast.Name) and nested.is_local_function(self, func.id):
             return nested.call(self, node)
@@ -91,8 +92,8 @@ class CallSites:
             call = ast.copy_location(ast.Call(self.value(func), [self.argument(a) for a in node.args],
                                               [ast.keyword(k.arg, self.argument(k.value))
                                                for k in node.keywords]), node)
-            call._prim = None
-            call._dynamic = True
+            anno.put(call, "prim", None)
+            anno.put(call, "dynamic", True)
             return call
         fn = self.resolve(func)
         if isinstance(fn, type) and fn.__module__ == self.scope.globals.get("__name__") \
@@ -117,7 +118,7 @@ class CallSites:
         args = [self.argument(a) for a in node.args]
         keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
         call = ast.copy_location(ast.Call(new_func, args, keywords), node)
-        call._prim = fn
+        anno.put(call, "prim", fn)
         return call
 
     def inline_function(self, node, fn, prefix=(), owner=None):
@@ -161,14 +162,14 @@ class CallSites:
                 kind = None
         helper = to_integer_ if kind in ("i", "u", "b") else astype_
         call = ast.copy_location(ast.Call(self.ctx.ref(helper, helper.__name__), [base, dtype], []), node)
-        call._prim = helper
-        call._user_text = f".astype({ast.unparse(user_dtype)})"
+        anno.put(call, "prim", helper)
+        anno.put(call, "user_text", f".astype({ast.unparse(user_dtype)})")
         return call
 
     def numpy_call(self, fn, attr, args, keywords, node):
         func = self.ctx.ref_attr(np, "np", attr)
         call = ast.copy_location(ast.Call(func, args, keywords), node)
-        call._prim = fn
+        anno.put(call, "prim", fn)
         return call
 
 

@@ -7,6 +7,7 @@ import ast
 import copy
 import functools
 
+from ...core import annotations as anno
 from ...core.astutil import walk
 from .list_joins import listy
 
@@ -159,7 +160,7 @@ def partials(fn, scope):
         uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
         if all(id(u) in called for u in uses):
             out[name] = (call.args[0], call.args[1:], call.keywords)
-            s._adjoin_partial = True
+            anno.put(s, "partial", True)
     return out
 
 
@@ -194,7 +195,7 @@ def container_statement(s, exprs):
         return None
     name, meth, args, kws = value.func.value.id, value.func.attr, value.args, value.keywords
     if meth == "pop" and kinds.get(name) is ast.Dict:
-        value._dict_pop = True               # structures.method_statement: a dict's pop, not a list's
+        anno.put(value, "dict_pop", True)               # structures.method_statement: a dict's pop, not a list's
     if isinstance(s, ast.Assign) and meth == "pop" and len(args) <= 2 and not kws:
         return _pop_value(s, name, args, exprs, kinds.get(name) is ast.Dict)
     if isinstance(s, ast.Expr) and kinds.get(name) is ast.List and meth == "extend" and len(args) == 1 \
@@ -235,7 +236,7 @@ def _pop_value(s, name, args, exprs, is_dict):
     read = ast.copy_location(ast.Assign(s.targets, ast.Subscript(ast.Name(name, ast.Load()), key, ast.Load())), s)
     pop = ast.copy_location(ast.Expr(ast.copy_location(ast.Call(ast.Attribute(
         ast.Name(name, ast.Load()), "pop", ast.Load()), [copy.deepcopy(key)], []), s)), s)
-    pop.value._dict_pop = is_dict or len(args) == 2
+    anno.put(pop.value, "dict_pop", is_dict or len(args) == 2)
     if len(args) < 2:
         out += [read, pop]
     else:
@@ -248,7 +249,7 @@ def _pop_value(s, name, args, exprs, is_dict):
 def _delete(target, is_dict, like):
     """``del c[i]`` -> ``c.pop(i)`` (structures.method_statement: a new version of the list or dict)."""
     call = ast.Call(ast.Attribute(ast.Name(target.value.id, ast.Load()), "pop", ast.Load()), [target.slice], [])
-    call._dict_pop = is_dict
+    anno.put(call, "dict_pop", is_dict)
     return ast.fix_missing_locations(ast.copy_location(ast.Expr(ast.copy_location(call, target)), like))
 
 

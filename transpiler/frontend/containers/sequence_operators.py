@@ -15,6 +15,7 @@ import numpy as np
 
 from runtime.rules.containers import append_at, assign_slice_, concat, keys_of, merge, repeat, setitem, take
 
+from ...core import annotations as anno
 from ...core.astutil import walk
 from ...core.callables import user_function
 from ...core.ir import walk_assigns
@@ -101,7 +102,7 @@ def _containers(assigns):
         return isinstance(node, ast.Dict) or isinstance(node, ast.Name) and node.id in dicts
 
     def prim(value):
-        fn = getattr(value, "_prim", None) if isinstance(value, ast.Call) else None
+        fn = anno.get(value, "prim") if isinstance(value, ast.Call) else None
         try:
             hash(fn)
         except TypeError:       # an unhashable callable
@@ -180,7 +181,7 @@ def _numeric(definitions, seqs):
             return v.id in out
         if isinstance(v, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)):
             return True
-        fn = getattr(v, "_prim", None) if isinstance(v, ast.Call) else None
+        fn = anno.get(v, "prim") if isinstance(v, ast.Call) else None
         return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy")
 
     out = set(defs) - seqs
@@ -217,7 +218,7 @@ def sequence_operators(core, ctx):
 
     # parameters whose type the variant was not specialised on (analysis/signature.split_arrays)
     params = {a.arg for a in core.args.posonlyargs + core.args.args + core.args.kwonlyargs} \
-        - set(getattr(ctx, "arrays", None) or ())
+        - set(ctx.arrays or ())
 
     def unknown(*nodes):
         ids = {getattr(n, "id", None) for n in nodes}
@@ -254,5 +255,5 @@ def sequence_operators(core, ctx):
 
 def _call(ctx, fn, args, loc):
     call = ast.copy_location(ast.Call(ctx.ref(fn, fn.__name__), args, []), loc)
-    call._prim = fn
+    anno.put(call, "prim", fn)
     return call

@@ -24,6 +24,7 @@ import numpy as np
 
 from runtime.rules.containers import append_at, assign_slice_, end_of_list_, keys_of, merge, setitem
 
+from ...core import annotations as anno
 from ..effects import checks
 from ..control import blocks
 from .edits import insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_
@@ -52,7 +53,7 @@ _MUTATING = {"extend", "insert", "pop", "remove", "clear", "update", "setdefault
 
 def _call(norm, fn, name, args, loc):
     call = ast.copy_location(ast.Call(norm.ctx.ref(fn, name), args, []), loc)
-    call._prim = fn
+    anno.put(call, "prim", fn)
     return call
 
 
@@ -85,7 +86,7 @@ def _index_atom(norm, index, loc):
     for n in ast.walk(value):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "slice":
             n.func = norm.ctx.ref(slice, "slice")
-            n._prim = slice
+            anno.put(n, "prim", slice)
     if isinstance(value, (ast.Name, ast.Constant)):
         return value
     name = norm.ctx.namer.temp()
@@ -95,7 +96,7 @@ def _index_atom(norm, index, loc):
 
 def _stored(norm, value):
     """A value stored into a list or dict is shared with it (a later write to it would show there)."""
-    if isinstance(value, ast.Name) and not getattr(value, "_static", False):
+    if isinstance(value, ast.Name) and not anno.get(value, "static", False):
         norm.shared.add(value.id)
 
 
@@ -314,7 +315,7 @@ def _edit(norm, call, meth, user):
     _, current = _local_base(norm, call.func.value, f"`{user}.{meth}(...)`")
     where = norm.expr(call.args[0]) if call.args else ast.Constant(-1)
     old = ast.Name(current, ast.Load())
-    if meth == "pop" and (current in norm.dicts or getattr(call, "_dict_pop", False)):
+    if meth == "pop" and (current in norm.dicts or anno.get(call, "dict_pop", False)):
         norm.assign(norm.store(user), _call(norm, pop_key_, "pop_key_", [old, where], call), call)
         return
     position = insert_position_ if meth == "insert" else pop_position_
@@ -363,7 +364,7 @@ def _loop_into(norm, node, kind, prefix):
     result = norm.ctx.namer.claim(prefix)
     norm.block(blocks.comprehension_loop(node, norm.ctx.namer, result, kind))
     out = ast.Name(norm.version[result], ast.Load())
-    out._fresh = True           # a new list no user name holds: `m = [...]` is not a second name for it
+    anno.put(out, "fresh", True)           # a new list no user name holds: `m = [...]` is not a second name for it
     return out
 
 
@@ -399,7 +400,7 @@ def special_call(norm, fn, node):
         raise norm.error(f"`{fn.__name__}` runs code adjoin cannot see, so it cannot be differentiated", node,
                          "write the computation as ordinary Python in the function")
     one = len(node.args) == 1 and not node.keywords
-    if getattr(node, "_keys_of", False):
+    if anno.get(node, "keys_of", False):
         return _call(norm, keys_of, "keys_of", [norm.argument(node.args[0])], node)
     if one and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
         if fn is builtins.sum:
@@ -441,7 +442,7 @@ def dict_view(norm, it, loc, backwards=False):
     load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
     d, keys = norm.ctx.namer.claim("mapping"), norm.ctx.namer.claim("keys")
     listed = ast.Call(load("list"), [load(d)], [])
-    listed._keys_of = True          # becomes keys_of(d): no derivative flows into the keys
+    anno.put(listed, "keys_of", True)          # becomes keys_of(d): no derivative flows into the keys
     if backwards:
         listed = ast.Subscript(listed, ast.Slice(None, None, ast.Constant(-1)), ast.Load())
     setup = [blocks._mk(ast.Assign([ast.Name(d, ast.Store())], load(it.func.value.id)), loc),

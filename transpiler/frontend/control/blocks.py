@@ -16,6 +16,7 @@ Run by ``normalize`` before its own work:
 import ast
 import copy
 
+from ...core import annotations as anno
 from ...core.astutil import walk
 
 __all__ = ["desugar_blocks", "comprehension_loop", "guard"]
@@ -59,7 +60,7 @@ def _mark_guarded(stmts):
     for st in stmts:
         for n in walk(st):
             if isinstance(n, ast.stmt):
-                n._guarded = True
+                anno.put(n, "guarded", True)
 
 
 def _with(s, namer, handlers):
@@ -139,7 +140,7 @@ def guard(function, ctx):
     here, and a gradient cannot be taken through it."""
     import functools
 
-    handlers = list(getattr(ctx, "handlers", ()))
+    handlers = list(ctx.handlers)
     if not handlers:
         return function
 

@@ -7,6 +7,7 @@ without jumps and one final ``return``.
 import ast
 import copy
 
+from ...core import annotations as anno
 from ...core.astutil import walk
 from ..traversal import statements
 
@@ -93,7 +94,7 @@ class Restructure:
             loop = _mk(ast.While(test, body, []), s)
         else:
             loop = _mk(ast.For(s.target, s.iter, body, [], None), s)
-            loop._break = brk          # for_statement turns it into an index while loop
+            anno.put(loop, "break", brk)          # for_statement turns it into an index while loop
         post = []
         if orelse:
             post.append(_mk(ast.If(not_broke, orelse, []), s))

@@ -9,6 +9,7 @@ again at the end of the body (the back edges), so the core stays in SSA form bet
 import ast
 import copy
 
+from ...core import annotations as anno
 from ...core.errors import Unresolved
 from ..calls import nested
 from ..objects import instances
@@ -83,11 +84,11 @@ class Loops:
         for user, name in carried:
             current = self.version.get(user)
             if current != name:
-                src = self.out[-1]._src if self.out and getattr(self.out[-1], "_src", None) else self.src
+                src = anno.get(self.out[-1], "src") if self.out and anno.get(self.out[-1], "src") else self.src
                 st = self.make_assign(name, ast.Name(current, ast.Load()) if current else ast.Constant(None), loc)
-                st._backedge = True
+                anno.put(st, "backedge", True)
                 self.out.append(st)
-                st._src = src
+                anno.put(st, "src", src)
             self.version[user] = name
 
     def for_statement(self, s):
@@ -112,7 +113,7 @@ class Loops:
                 fn = self.resolve(it.func)
             except Unresolved:
                 fn = None
-        brk = getattr(s, "_break", None)
+        brk = anno.get(s, "break")
         if fn is range and isinstance(s.target, ast.Name) and not it.keywords and brk is None \
                 and not any(isinstance(a, ast.Starred) for a in it.args):
             args = [self.expr(a) for a in it.args]
@@ -133,10 +134,10 @@ class Loops:
             self.version = before
             self.version[s.target.id] = target
             call = ast.copy_location(ast.Call(ast.Name(it.func.id, ast.Load()), args, []), it)
-            call._prim = range
+            anno.put(call, "prim", range)
             loop = ast.copy_location(ast.For(ast.Name(target, ast.Store()), call, body or [ast.Pass()], [], None), s)
-            loop._carried = [c for _, c in carried]
-            loop._src = self.src
+            anno.put(loop, "carried", [c for _, c in carried])
+            anno.put(loop, "src", self.src)
             self.out.append(loop)
             return
         # any other iterable: an index loop over its length
@@ -227,7 +228,7 @@ class Loops:
         if not (isinstance(seq, ast.Name) and self.may_be_dict(seq.id)):
             return [plain]
         keys = _mk(ast.Call(load("list"), [load(seq.id)], []), loc)
-        keys._keys_of = True
+        anno.put(keys, "keys_of", True)
         if inner is not None:
             unordered = (dict,)           # reversed(d) walks the keys backwards; a set is not reversible
         kinds = ast.Tuple([load(t.__name__) for t in unordered], ast.Load())
@@ -291,13 +292,13 @@ class Loops:
         saved_src, self.src = self.src, s
         new = self.expr(test)
         st = self.make_assign(cond, new, s.test)
-        st._backedge = True
+        anno.put(st, "backedge", True)
         self.emit(st, s.test)
         self.back_edges(carried, s)
         self.src = saved_src
         body, self.out = self.out, saved_out
         self.version = before
         loop = ast.copy_location(ast.While(ast.Name(cond, ast.Load()), body, []), s)
-        loop._carried = [c for _, c in carried] + [cond]
-        loop._src = self.src
+        anno.put(loop, "carried", [c for _, c in carried] + [cond])
+        anno.put(loop, "src", self.src)
         self.out.append(loop)

@@ -31,6 +31,7 @@ import types
 
 import numpy as np
 
+from ...core import annotations as anno
 from ...core.astutil import walk
 
 __all__ = ["check_call", "check_inner_method", "mutated_parameters", "in_place_guard", "row_view_guard", "MUTATING",
@@ -390,7 +391,7 @@ def _emit_check(norm, test, error, args, node, kind):
     obj.kind = kind             # "item", "name" or "row": what aliasing.prune_checks may prove safe
     name = "row_view_check" if kind == "row" else "in_place_check"
     call = ast.copy_location(ast.Call(norm.ctx.ref(obj, name), list(args), []), node)
-    call._prim = obj
+    anno.put(call, "prim", obj)
     norm.emit(ast.Expr(call), node)
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from runtime.rules.containers import append_at, keys_of, setitem
 
+from ...core import annotations as anno
 from ...core.astutil import variable_names as _names, walk
 from ..emitter import _COPIES, _VIEWS
 
@@ -35,7 +36,7 @@ _READ_ONLY = {len, keys_of, isinstance}
 
 
 def _is_check(call):
-    return isinstance(call, ast.Call) and hasattr(getattr(call, "_prim", None), "kind")
+    return isinstance(call, ast.Call) and hasattr(anno.get(call, "prim"), "kind")
 
 
 def _pure(fn, call):
@@ -105,12 +106,12 @@ class _Facts:
 
     def use_all(self, node, role):
         for n in walk(node):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not getattr(n, "_static", False):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not anno.get(n, "static", False):
                 self.use(n.id, role)
 
     def assign(self, target, value):
         self.defs.setdefault(target, []).append((self.pos, value))
-        if isinstance(value, ast.Name) and not getattr(value, "_static", False):
+        if isinstance(value, ast.Name) and not anno.get(value, "static", False):
             self.use(value.id, "copy", target)
             self.union(target, value.id)
         elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
@@ -122,7 +123,7 @@ class _Facts:
             for n in _names(value):
                 self.use(n, "stored", target)
         elif isinstance(value, ast.Call):
-            fn = getattr(value, "_prim", None)
+            fn = anno.get(value, "prim")
             if fn in (setitem, append_at) and isinstance(value.args[0], ast.Name):
                 self.use(value.args[0].id, "container", target)
                 self.union(target, value.args[0].id)
@@ -153,7 +154,7 @@ class _Facts:
 def _fresh_value(value):
     if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Constant, ast.List, ast.Tuple, ast.Dict)):
         return True
-    fn = getattr(value, "_prim", None) if isinstance(value, ast.Call) else None
+    fn = anno.get(value, "prim") if isinstance(value, ast.Call) else None
     return fn is not None and fn not in (setitem, append_at) and _pure(fn, value)
 
 
@@ -165,7 +166,7 @@ def _own_versions(facts, family):
             return False            # an argument (no definition here)
         for _, v in defs:
             if not (isinstance(v, (ast.List, ast.Tuple, ast.Dict, ast.Name))
-                    or isinstance(v, ast.Call) and getattr(v, "_prim", None) in (setitem, append_at)):
+                    or isinstance(v, ast.Call) and anno.get(v, "prim") in (setitem, append_at)):
                 return False
     return True
 
@@ -216,8 +217,8 @@ def _name_safe(facts, name):
         if not defs:
             return False            # an argument: the caller's object
         for _, v in defs:
-            if not (_fresh_value(v) or isinstance(v, ast.Name) and not getattr(v, "_static", False)
-                    or isinstance(v, ast.Call) and getattr(v, "_prim", None) in (setitem, append_at)):
+            if not (_fresh_value(v) or isinstance(v, ast.Name) and not anno.get(v, "static", False)
+                    or isinstance(v, ast.Call) and anno.get(v, "prim") in (setitem, append_at)):
                 return False        # an item, attribute, global or a call's result: may be seen elsewhere
     return True
 
@@ -243,7 +244,7 @@ def prune_checks(core):
         return core              # (most functions: no facts to gather)
     facts = _Facts(core)
     for at, stmt, body in facts.checks:
-        kind, args = stmt.value._prim.kind, stmt.value.args
+        kind, args = anno.get(stmt.value, "prim").kind, stmt.value.args
         names = [a.id if isinstance(a, ast.Name) else None for a in args]
         if None in names:
             continue
