@@ -70,12 +70,13 @@ NODE = {
     # --- statements and control flow (frontend/emitter.py, control/) -----------------------------
     "src": Declared(
         "the user's statement a core statement came from (comments, errors, zero-gradient warnings)",
-        "frontend (emitter, control/loops)",
+        "frontend (emitter, control/loops; modes/reverse_control and checkpoint copy it)",
         "backend/optimize, analysis/zeros, modes (reverse_statements, reverse_control, checkpoint, forward)"),
     "carried": Declared(
         "a core loop's names live across iterations, each assigned before the loop and at the end "
         "of its body",
-        "frontend/control/loops", "modes (reverse_control, checkpoint)"),
+        "frontend/control/loops (modes/reverse_control and checkpoint copy it to the loops they write)",
+        "modes (reverse_control, checkpoint)"),
     "backedge": Declared(
         "an assignment at the end of a loop body that carries a name to the next iteration: True",
         "frontend/control/loops", "analysis/reuse, modes/reverse_control"),

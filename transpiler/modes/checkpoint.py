@@ -24,7 +24,7 @@ outermost loop of the function is generated like this instead of pushing every t
             for i in range(n)[start:stop]: ...
             plan.keep(stop, (x_1,))
 
-The loop-carried state is the loop's carried names (normalize's ``_carried``); what the trips
+The loop-carried state is the loop's carried names (normalize's annotation ``carried``); what the trips
 save and how the adjoint reads it is the ordinary loop code of reverse.py, recorded on the
 loop's own tape.  When to snapshot and what to recompute is checkpoint_schedule.py's.
 A loop nested in a checkpointed loop is checkpointed too: a recorded outer trip saves the
@@ -240,9 +240,9 @@ def loop(rev, s, out, has):
     note = _comment(f"checkpointed ({why}): snapshots of {', '.join(carried) or 'nothing'} "
                     "when due, nothing saved per trip")
     new = ast.copy_location(new, s)
-    for attr in ("_carried", "_src"):
-        if hasattr(s, attr):
-            setattr(new, attr, getattr(s, attr))
+    for key in ("carried", "src"):
+        if anno.has(s, key):
+            anno.put(new, key, anno.get(s, key))
     return [note, ast.copy_location(make, s), new]
 
 

@@ -164,9 +164,9 @@ class ControlFlow:
         else:
             new = ast.While(s.test, pbody or [ast.Pass()], [])
         new = ast.copy_location(new, s)
-        for attr in ("_carried", "_counter", "_src"):
-            if hasattr(s, attr):
-                setattr(new, attr, getattr(s, attr))
+        for key in ("carried", "counter", "src"):
+            if anno.has(s, key):
+                anno.put(new, key, anno.get(s, key))
         return pre + [new]
 
 

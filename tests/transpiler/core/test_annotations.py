@@ -70,6 +70,8 @@ def _around_the_api(tree):
             elif isinstance(key, ast.BinOp) and isinstance(key.left, ast.Constant) and len(str(key.left.value)) > 1 \
                     and any(a.startswith(str(key.left.value)) for a in attributes):   # ("_" + a class name: a visitor)
                 out.append((node.lineno, f"{node.func.id}(..., {key.left.value!r} + ...)"))
+        elif isinstance(node, ast.Constant) and node.value in attributes:
+            out.append((node.lineno, f"the attribute name {node.value!r}"))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in API \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "anno" and len(node.args) > 1:
             key = node.args[1]
@@ -86,8 +88,9 @@ def test_no_module_reaches_an_annotation_around_the_api():
 
 def test_the_scan_finds_a_planted_direct_use():
     planted = ast.parse("def f(call, key):\n    call._prim = len\n    if getattr(call, '_static', False):\n"
-                        "        setattr(call, '_stack_' + key, 1)\n    return anno.get(call, 'primm')\n")
-    assert sorted(line for line, _ in _around_the_api(planted)) == [2, 3, 4, 5]
+                        "        setattr(call, '_stack_' + key, 1)\n    return anno.get(call, 'primm')\n"
+                        "for name in ('_carried', '_src'):\n    pass\n")
+    assert sorted(line for line, _ in _around_the_api(planted)) == [2, 3, 3, 4, 5, 6, 6]
 
 
 def test_every_attribute_a_transformation_leaves_on_a_node_is_declared():

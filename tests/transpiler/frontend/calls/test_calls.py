@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.fd import assert_close, numeric_grad, numeric_jvp
-from tests.transpiler import calls_corpus as corpus
+from tests.transpiler.frontend.calls import calls_corpus as corpus
 from tests.transpiler.checks import check
 from transpiler import TranspileError, differentiate, vjp
 from transpiler import api, variants
@@ -302,7 +302,7 @@ def test_runtime_callee_without_rule_or_source():
 
 
 # --- forward mode over the control-flow corpus (loops get tangents in their bodies) -----------
-from tests.transpiler import test_control_flow as flow  # noqa: E402
+from tests.transpiler.frontend.control import test_control_flow as flow  # noqa: E402
 
 
 @pytest.mark.parametrize("fn,args,wrt", flow.CASES, ids=[c[0].__name__ for c in flow.CASES])

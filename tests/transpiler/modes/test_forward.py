@@ -8,7 +8,7 @@ import pytest
 
 from tests.fd import assert_close, numeric_jvp
 from tests.transpiler import corpus as corpora
-from tests.transpiler import test_control_flow as flow
+from tests.transpiler.frontend.control import test_control_flow as flow
 from tests.transpiler import test_functions as corpus
 from transpiler import differentiate, hvp, jvp
 

@@ -1,6 +1,6 @@
 """`+` and `*` on lists and tuples (concatenation, repetition), their slices, and `|` on dicts,
 where the operands are names, call results or arguments rather than literals (literal ones,
-``[a] + [b]``, the front end joins: test_everyday.py).
+``[a] + [b]``, the front end joins: frontend/containers/test_lists_and_dicts.py).
 
 ``frontend/aliasing.sequence_operators`` writes them as ``concat``/``repeat``/``take``/``merge``
 (runtime/rules/containers.py), whose cotangent gives each operand its own run of the result's

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.fd import assert_close
-from tests.transpiler import test_control_flow as flow
+from tests.transpiler.frontend.control import test_control_flow as flow
 from tests.transpiler import test_functions as corpus
 from transpiler import differentiate, vjp
 from transpiler.api import _transformer

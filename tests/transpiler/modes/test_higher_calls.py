@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from tests.fd import assert_close, numeric_grad
-from tests.transpiler import calls_corpus as c
-from tests.transpiler import test_classes as k
+from tests.transpiler.frontend.calls import calls_corpus as c
+from tests.transpiler.frontend.objects import test_classes as k
 from transpiler import TranspileError, grad, hessian, hvp, jacobian, jvp
 
 X = np.array([0.7, -0.4, 1.3])

@@ -10,7 +10,7 @@ import pytest
 
 from tests.fd import assert_close, numeric_jvp, numeric_vjp
 from tests.transpiler.checks import check
-from tests.transpiler.test_calls import check_forward
+from tests.transpiler.frontend.calls.test_calls import check_forward
 from transpiler import differentiate, jvp
 
 rng = np.random.default_rng(11)

@@ -1,10 +1,17 @@
-"""``match`` statements (Python 3.10+ syntax, so in a module of their own)."""
+"""``match`` statements inside differentiated functions, written as ``if``/``elif`` chains
+(frontend/control/match.py).
+
+Every function in ``CASES`` is also swept by tests/transpiler/corpus.py through forward mode (test_forward.py)
+and second order (test_higher.py).
+"""
 
 import numpy as np
+import pytest
 
-from tests.transpiler import test_everyday as ev
+from tests.transpiler.checks import check
 
-V = ev.V
+rng = np.random.default_rng(2026)
+V = rng.normal(size=4)
 
 
 def ma_literal(x):
@@ -71,6 +78,11 @@ def ma_guard(x):
     return y
 
 
-MATCH_CASES = [(ma_literal, (V,), 0), (ma_sequence, (V,), 0), (ma_class, (V,), 0), (ma_mapping, (V,), 0),
-               (ma_guard, (V,), 0),
-               (ma_or_and_capture, (V,), 0)]
+CASES = [(ma_literal, (V,), 0), (ma_sequence, (V,), 0), (ma_class, (V,), 0), (ma_mapping, (V,), 0),
+         (ma_guard, (V,), 0),
+         (ma_or_and_capture, (V,), 0)]
+
+
+@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
+def test_reverse(fn, args, wrt):
+    check(fn, *args, wrt=wrt, tape=False)   # finite differences; the tape cannot run every construct

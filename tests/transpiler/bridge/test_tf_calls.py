@@ -1,8 +1,8 @@
-"""``tf.*`` calls in transpiled code (transpiler/frontend/tfcalls.py, tfops.py, tfnn.py).
+"""``tf.*`` calls in transpiled code (transpiler/bridge/tf_calls.py and the twins in tf_twins/).
 
 Every function below is TF-style code run two ways: as written, on the runtime's ops (``import
 runtime as tf``), which is the reference -- its value, and central finite differences of it in
-float64 -- and transpiled, where tfcalls.py writes each ``tf`` call as a numpy primitive or a
+float64 -- and transpiled, where tf_calls.py writes each ``tf`` call as a numpy primitive or a
 numpy twin.  The transpiled value must equal the runtime's, the reverse and forward derivatives
 its finite differences, and (for scalar functions) the Hessian-vector product its mixed second
 differences.  The runtime ops share no code with the twins, only the primitives' rules with the
@@ -411,7 +411,7 @@ def test_refused_with_a_located_message(f, words):
     with pytest.raises(TranspileError) as err:
         transpiler.grad(f)(sym(2, 2))
     message = str(err.value)
-    assert "test_tfcalls.py:" in message and f.__name__ not in words
+    assert "test_tf_calls.py:" in message and f.__name__ not in words
     for word in words:
         assert word in message, message
 
@@ -429,7 +429,7 @@ def axes_in_a_variable(x, axes, keep):
 
 @pytest.mark.parametrize("axes", [[0, 2], np.array([0, 2]), 1, (1,)])
 def test_axes_held_in_a_variable_are_read_when_the_code_runs(axes):
-    """numpy takes no list of axes: a name standing for one goes through tfops.axis_ (a twin)."""
+    """numpy takes no list of axes: a name standing for one goes through tf_twins/ops.axis_ (a twin)."""
     x = pos(2, 3, 4)
     for keep in (False, True):
         def ref(x):
@@ -485,7 +485,7 @@ def constant_of_x(x):
 def test_tf_constant_is_a_constant_and_the_warning_names_it():
     """As the runtime's tf.constant (whose tape gradient is None), it cuts the gradient, like
     tf.stop_gradient; the zero-gradient warning says where."""
-    with pytest.warns(transpiler.ZeroGradientWarning, match=r"`tf.constant\(\)` at .*test_tfcalls.py"):
+    with pytest.warns(transpiler.ZeroGradientWarning, match=r"`tf.constant\(\)` at .*test_tf_calls.py"):
         g = transpiler.grad(constant_of_x)(np.array([1.0, 2.0]))
     assert_close(g, np.zeros(2), 0, 0)
     xt = tf.constant(np.array([1.0, 2.0]))
@@ -505,7 +505,7 @@ def loss(images, kernel):
 
 def test_readme_example():
     import pathlib
-    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (pathlib.Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### `tf.*` in transpiled code"):readme.index("## Scaling out")]
     differentiated = transpiler.differentiate(loss, wrt=(0, 1))
     body = section[section.index("def dlossdimages_kernel"):section.index("    ...\n")]
