@@ -396,7 +396,7 @@ def _statements(body, exprs):
                 nodes = list(walk(s))
             else:                        # what _hoist_ordered_items does to s without such calls
                 for n in nodes:
-                    n.__dict__.pop("_opaque", None)
+                    anno.drop(n, "opaque")
             if any(isinstance(n, _WALRUS_OR_OPAQUE) for n in nodes):
                 out.extend(_hoist_walrus(s))
         out.append(_rewrite_exprs(s, exprs))
@@ -480,7 +480,7 @@ def _hoist_ordered_items(s, exprs):
                     out.append(ast.copy_location(ast.Assign([ast.Name(tmp, ast.Store())], e), s))
                     items.elts[j] = ast.copy_location(ast.Name(tmp, ast.Load()), e)
     for node in walk(s):
-        node.__dict__.pop("_opaque", None)
+        anno.drop(node, "opaque")
     return [ast.fix_missing_locations(a) for a in out]
 
 

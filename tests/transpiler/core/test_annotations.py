@@ -58,6 +58,8 @@ def _sources():
 def _around_the_api(tree):
     """Lines that reach an annotation's attribute directly, or name an undeclared key."""
     attributes = {"_" + key for key in anno.NODE}
+    joined = {id(side) for node in ast.walk(tree) if isinstance(node, ast.BinOp)     # (a name made
+              for side in (node.left, node.right)}                                 # as `x + "_tape"`)
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in attributes:
@@ -70,7 +72,7 @@ def _around_the_api(tree):
             elif isinstance(key, ast.BinOp) and isinstance(key.left, ast.Constant) and len(str(key.left.value)) > 1 \
                     and any(a.startswith(str(key.left.value)) for a in attributes):   # ("_" + a class name: a visitor)
                 out.append((node.lineno, f"{node.func.id}(..., {key.left.value!r} + ...)"))
-        elif isinstance(node, ast.Constant) and node.value in attributes:
+        elif isinstance(node, ast.Constant) and node.value in attributes and id(node) not in joined:
             out.append((node.lineno, f"the attribute name {node.value!r}"))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in API \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "anno" and len(node.args) > 1:
