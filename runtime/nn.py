@@ -52,9 +52,10 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(features, name=None):
+    """scale * (x for x >= 0, alpha * (exp(x) - 1) otherwise): at 0 the slope is scale, as TF's."""
     x = _t(features)
     neg = apply(np.expm1, (minimum(x, 0.0),)) * _SELU_ALPHA
-    return where(np.asarray(x._value) > 0, x, neg) * _SELU_SCALE
+    return where(np.asarray(x._value) >= 0, x, neg) * _SELU_SCALE
 
 
 def gelu(features, approximate=False, name=None):

@@ -16,8 +16,10 @@ import numpy as np
 
 from . import nest
 from ..rules.registry import Alias, Rule, add_alias_hook, define, primitive
-from .tape import _flat_items as _flat
-from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
+from .tape import _flat_items as _flat, tf_convention
+from .recording import _state
+from .tensor import Tensor, _TensorBase, _wrap, constant
+from .variable import Variable
 
 __all__ = ["custom_gradient", "recompute_grad"]
 
@@ -32,7 +34,6 @@ class _VariableWatcher:
         for a in _flat(args):
             if isinstance(a, Variable) and a._trainable:
                 self.variables.setdefault(id(a), a)
-
 
 
 class _Cotangent:
@@ -88,7 +89,8 @@ def _record_custom(inputs, variables, results, grad_of):
             if p is None:
                 p = np.zeros(s[0], dtype=s[1])
             ups.append(p if isinstance(p, _TensorBase) else _wrap(np.asarray(p, dtype=s[1])[()] if np.ndim(p) == 0 else np.asarray(p, dtype=s[1])))
-        res = grad_of(ups)
+        # grad_fn speaks TF's convention for complex values, the sweep the rules' (see tf_convention)
+        res = [tf_convention(r) for r in grad_of([tf_convention(u) for u in ups])]
         res = [None if r is None else (r if higher or not isinstance(r, _TensorBase) else r._value) for r in res]
         if not higher:
             res = [None if r is None else (np.asarray(_materialize(r)) if not isinstance(r, np.ndarray) else r) for r in res]
@@ -264,8 +266,8 @@ def _custom_primitive(f, n):
             return hit[2]
         tensors = isinstance(g, _TensorBase) or any(isinstance(a, _TensorBase) for a in args)
         _, grad_fn = f(*[_as_input(a) for a in args])
-        out = grad_fn(_as_input(g))
-        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        out = grad_fn(tf_convention(_as_input(g)))   # TF's convention for complex values
+        out = [tf_convention(o) for o in (out if isinstance(out, (list, tuple)) else [out])]
         if len(out) != n:
             raise ValueError(f"custom_gradient function expected to return {n} gradients, but "
                              f"returned {len(out)} instead.")

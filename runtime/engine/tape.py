@@ -17,16 +17,20 @@ import numpy as np
 
 from . import errors, nest
 from . import tensor as _tensor
-from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
 from ..rules import gather as _gather_rules
 from ..rules.registry import RULES as _RULES
-from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant, TensorShape
+from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
+from .logger import get_logger
+from .numerics import _QUIET, _quiet_reset, _quiet_set, flush_subnormals, subnormals
+from .recording import _state
+from .shapes import TensorShape
+from .tensor import Tensor, _TensorBase, _wrap, constant
+from .variable import Variable
 
 __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient"]
 
 def _warn(message, *args):
-    """Log as TF does, on the "tensorflow" logger (``logging`` loaded on first use: import time)."""
-    from ..framework.printing import get_logger
+    """Log as TF does, on the "tensorflow" logger (``logging`` is loaded on first use: import time)."""
     get_logger().warning(message, *args)
 
 
@@ -192,7 +196,7 @@ class GradientTape:
         mode = _unconnected_mode(unconnected_gradients)
         targets = _flat_tensors(target, "target")
         flat_sources = _flat_tensors(sources, "sources")
-        seeds = _seeds(targets, output_gradients)
+        seeds = [tf_convention(s) for s in _seeds(targets, output_gradients)]
 
         if self._recording:
             if self._persistent:
@@ -209,11 +213,11 @@ class GradientTape:
             self._used = True
 
         tracked = self._tracked
-        quiet = _tensor._quiet_set(_tensor._QUIET)  # rules on plain values: no FP warnings (TF)
+        quiet = _quiet_set(_QUIET)  # rules on plain values: no FP warnings (TF)
         try:
             grads = self._backward(targets, seeds, flat_sources)
         finally:
-            _tensor._quiet_reset(quiet)
+            _quiet_reset(quiet)
         self._end_call()
 
         results, fresh = [], []
@@ -225,6 +229,7 @@ class GradientTape:
                 else:
                     results.append(None)
                     continue
+            g = tf_convention(g)
             if type(g) is IndexedSlices:
                 results.append(_public_slices(g))
             elif isinstance(g, _TensorBase):
@@ -365,7 +370,7 @@ class GradientTape:
                 results.append(_wrap(np.zeros(tshape + sshape, dtype=s._value.dtype)))
                 continue
             g = g.reshape(tshape + sshape) if type(g) is np.ndarray else np.reshape(g, tshape + sshape)
-            results.append(_as_gradient(g, s))
+            results.append(_as_gradient(tf_convention(g), s))
         if _tensor._EXPLAIN is not None:
             self._explain(flat_sources, results, [target], tracked, "jacobian")
         return nest.pack_sequence_as(sources, results)
@@ -405,15 +410,15 @@ class GradientTape:
         if g is None:
             return _wrap(np.zeros(tshape + sshape[1:], dtype=source._value.dtype))
         g = np.moveaxis(g, 0, 1)
-        return _as_gradient(np.reshape(g, tshape + sshape[1:]), source)
+        return _as_gradient(tf_convention(np.reshape(g, tshape + sshape[1:])), source)
 
     def _backward_batched(self, target, seeds, sources, n):
         """Like ``_backward`` with cotangents that carry a leading batch axis of size n."""
-        quiet = _tensor._quiet_set(_tensor._QUIET)  # no FP warnings, as in TF
+        quiet = _quiet_set(_QUIET)  # no FP warnings, as in TF
         try:
             return self._backward_batched_sweep(target, seeds, sources, n)
         finally:
-            _tensor._quiet_reset(quiet)
+            _quiet_reset(quiet)
 
     def _backward_batched_sweep(self, target, seeds, sources, n):
         batching = _batching()
@@ -455,6 +460,21 @@ class GradientTape:
                         [vjp(gk, ans, *call_args, **kw) for gk in slices], type(a) in (list, tuple))
                 _distribute(grads, a, contrib, relevant)
         return grads
+
+
+def tf_convention(g):
+    """A complex cotangent in TF's convention from the rules' own, and back (it is its own inverse).
+
+    The rules compute autograd's (and the transpiler's) cotangent, d/dRe - i d/dIm for a real loss;
+    TF's gradient is its conjugate, d/dRe + i d/dIm, the direction a descent step subtracts.  The
+    tape conjugates at its boundary -- the output gradients coming in, the complex gradients
+    going out, a custom_gradient's grad_fn both ways -- so every rule keeps one convention."""
+    if type(g) is IndexedSlices:
+        values = g.values._value if isinstance(g.values, _TensorBase) else g.values
+        return IndexedSlices(np.conj(g.values), g.indices, g.dense_shape) if np.iscomplexobj(values) else g
+    value = g._value if isinstance(g, _TensorBase) else g
+    # + 0.0 turns the -0j that conj makes of a real gradient into TF's +0j
+    return np.conj(g) + 0.0 if value is not None and np.iscomplexobj(value) else g
 
 
 def _recorded_rule(vjp, g, ans, args, kwargs):
@@ -663,7 +683,7 @@ def _as_gradient(g, source, flush=True):
         if g.ndim == 0:
             g = g[()]
     if flush:
-        g = _tensor.flush_subnormals(g)
+        g = flush_subnormals(g)
     if isinstance(g, np.ndarray) and not g.flags.writeable:
         g = g.copy()
     return _wrap(g)
@@ -684,10 +704,10 @@ def _flush_gradients(tensors):
                 break
             values.append(v)
         else:
-            if dt.kind == "f" and _tensor.subnormals(np.concatenate(values, axis=None)) is None:
+            if dt.kind == "f" and subnormals(np.concatenate(values, axis=None)) is None:
                 return
     for t in tensors:
-        t._value = _tensor.flush_subnormals(t._value)
+        t._value = flush_subnormals(t._value)
 
 
 class _StopRecording:
