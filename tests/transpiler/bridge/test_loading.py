@@ -47,6 +47,19 @@ def test_import_transpiler_loads_of_runtime_only_its_rules(tmp_path):
     assert [m for m in loaded if m.startswith(HEAVY)] == []
 
 
+def test_import_transpiler_leaves_the_tape_keras_and_the_tf_surface_out(tmp_path):
+    loaded = run("""
+        import json, sys
+        import transpiler
+        print(json.dumps(sorted(sys.modules)))
+    """, tmp_path)
+    assert [m for m in loaded if m.startswith(("runtime.engine", "runtime.keras", "runtime.ops", "runtime.framework"))
+            or m.endswith(".tape")] == []
+    assert [m for m in loaded if m.startswith("runtime") and m not in ("runtime", "runtime._version")
+            and not m.startswith("runtime.rules")] == []
+    assert [m for m in loaded if m.startswith(HEAVY)] == []
+
+
 def test_the_tape_bridge_loads_when_a_tensor_reaches_a_differentiated_function(tmp_path):
     seen = run("""
         import json, sys
