@@ -14,6 +14,7 @@ from runtime.rules.containers import append_at, setitem
 from ..core import annotations as anno
 from ..core.astutil import walk
 from ..core.errors import Unresolved
+from .calls.primal_helpers import unbound_local_
 from .effects import checks
 from . import gradient_stacks
 from .containers import writes
@@ -92,6 +93,10 @@ class Emitter:
         self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
         self.view_roots = {}     # temporary view -> the name it views, until the view escapes
         self.unbound_after = set()  # range-loop targets with no value before the loop (see for_statement)
+        self.unbound = set()     # user names local to the function being lowered (source/scopes.py): not
+        #                          in `version` yet, a read of one raises UnboundLocalError, as in Python
+        self.static_names = set()   # global names read as written (a local may not take such a name)
+        self.renamed_globals = {}   # global name -> the fresh name it is read by where a local took its name
 
     # --- emitting -----------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -163,7 +168,7 @@ class Emitter:
 
     def store(self, user_name):
         """A fresh SSA name for an assignment to ``user_name``."""
-        if user_name in self.version or user_name in self.first_stored:
+        if user_name in self.version or user_name in self.first_stored or user_name in self.static_names:
             name = self.ctx.namer.claim(user_name)
         else:
             name = user_name            # the first assignment keeps the user's name
@@ -223,7 +228,37 @@ class Emitter:
         """True when ``node`` is a dotted name rooted at a global/closure name (np.pi)."""
         while isinstance(node, ast.Attribute):
             node = node.value
-        return isinstance(node, ast.Name) and node.id not in self.version
+        return isinstance(node, ast.Name) and node.id not in self.version and node.id not in self.unbound
+
+    def is_unbound(self, name):
+        """Is ``name`` a local of the function being lowered that has no value here (a read raises
+        UnboundLocalError, whatever global or enclosing variable has that name)?"""
+        return name in self.unbound and name not in self.version and name not in getattr(self, "local_fns", {})
+
+    def unbound_read(self, node):
+        """A read of a local with no value: a call that raises Python's UnboundLocalError when it runs
+        (the read may sit on a path that never runs)."""
+        call = ast.copy_location(ast.Call(self.ctx.ref(unbound_local_, "unbound_local_"),
+                                          [ast.Constant(node.id)], []), node)
+        anno.put(call, "prim", unbound_local_)
+        return call
+
+    def global_name(self, node):
+        """A Name reading global (or closure) ``node.id`` as written -- or by a fresh name, when a
+        variable of the generated function already took that name (a global read inside an inlined
+        function whose caller has a local of the same name)."""
+        name = node.id
+        if name in self.first_stored or name in self.renamed_globals:
+            fresh = self.renamed_globals.get(name)
+            if fresh is None:
+                fresh = self.renamed_globals[name] = self.ctx.namer.claim(f"{name}_global")
+                self.ctx.injected[fresh] = self.scope.lookup(name)
+            new = ast.copy_location(ast.Name(fresh, ast.Load()), node)
+        else:
+            self.static_names.add(name)
+            new = ast.copy_location(ast.Name(name, ast.Load()), node)
+        anno.put(new, "static", True)
+        return new
 
     def resolve(self, node):
         try:

@@ -30,14 +30,20 @@ _UNSUPPORTED_EXPR = {
     ast.SetComp: writes.SET_COMPREHENSION,
     ast.NamedExpr: ("assignment expressions (:=) are not supported", "use a separate assignment"),
     ast.Await: ("await is not supported", "differentiate a synchronous function"),
-    ast.Yield: ("generators (`yield`) cannot be differentiated", "return a value (or a list of values) "
-                "instead of yielding"),
-    ast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value (or a list of values) "
-                    "instead of yielding"),
+    ast.Yield: ("a `yield` used as a value (what `send()` passes in) cannot be differentiated: a generator is "
+                "differentiated as the list of the values it yields", "write `yield v` as a statement of its own"),
+    ast.YieldFrom: ("a `yield from` used as a value (the inner generator's return value) cannot be differentiated: a "
+                    "generator is differentiated as the list of the values it yields",
+                    "write `yield from it` as a statement of its own"),
     ast.Starred: ("star-arguments are not supported", "pass the arguments one by one"),
 }
 
 _OPAQUE = (ast.JoinedStr, ast.Set)
+
+# attributes of a local value read as the numpy functions they are (numbers have .real and .imag too)
+_ARRAY_ATTRIBUTES = {"T": "transpose", "real": "real", "imag": "imag"}
+if hasattr(np, "matrix_transpose"):
+    _ARRAY_ATTRIBUTES["mT"] = "matrix_transpose"
 
 
 class Expressions:
@@ -63,11 +69,11 @@ class Expressions:
                                          "call it (cls(...)) or one of its methods")
                     raise instances.escape_error(self, node, self.version[node.id])
                 return loc(ast.Name(self.version[node.id], ast.Load()))
+            if self.is_unbound(node.id):
+                return self.unbound_read(node)
             if self.scope.lookup(node.id) is MISSING:
                 raise Unresolved(node.id, node)
-            new = loc(ast.Name(node.id, ast.Load()))
-            anno.put(new, "static", True)
-            return new
+            return self.global_name(node)
         if isinstance(node, ast.BinOp):
             return loc(ast.BinOp(self.expr(node.left), node.op, self.expr(node.right)))
         if isinstance(node, ast.UnaryOp):
@@ -105,8 +111,11 @@ class Expressions:
                 anno.put(new, "static", True)
                 return new
             base = self.expr(node.value)
-            if node.attr == "T":
-                return self.numpy_call(np.transpose, "transpose", [base], [], node)
+            if isinstance(base, instances.Instance):         # S(1.5).k, make().k
+                return instances.attribute(self, node, base)
+            if node.attr in _ARRAY_ATTRIBUTES:        # x.T, x.real, x.imag, x.mT: the numpy functions
+                name = _ARRAY_ATTRIBUTES[node.attr]
+                return self.numpy_call(getattr(np, name), name, [base], [], node)
             new = loc(ast.Attribute(base, node.attr, ast.Load()))
             anno.put(new, "attr", node.attr)
             return new

@@ -19,9 +19,11 @@ import ast
 import copy
 import types
 
+from ..control import iterables
 from ..control.jumps import Restructure
+from ..source import scopes
 
-__all__ = ["define", "define_lambda", "call", "is_local_function", "own_names"]
+__all__ = ["define", "define_lambda", "call", "call_made", "is_local_function", "own_names"]
 
 
 class _Local:
@@ -152,7 +154,7 @@ def takes_functions(norm, fn, node):
 def _same_module(norm, fn):
     return (isinstance(fn, types.FunctionType) and fn.__globals__ is norm.scope.globals and not fn.__closure__
             and not set(fn.__code__.co_names) & set(norm.scope.closure)
-            and not fn.__code__.co_flags & 0x2a0)          # generator, coroutine, async generator
+            and not fn.__code__.co_flags & 0x280)          # coroutine, async generator
 
 
 def _returns_function(fdef):
@@ -167,6 +169,26 @@ def made_function(norm, node):
     """For ``g = make(...)`` where ``make`` (nested, or a plain function of this module) returns a
     lambda or a function it defines: that function, reading ``make``'s variables of this call
     (inlined where ``g`` is called); else None."""
+    made = _made(norm, node)
+    if made is not None and getattr(norm, "loop_depth", 0):
+        raise norm.error("a function made by a call inside a loop is not supported", node,
+                         "make it before the loop, or call the factory's body directly")
+    return made
+
+
+def call_made(norm, node):
+    """``make(a)(x)`` / ``(lambda v: e)(x)``: the function made (or written) there inlined at this call;
+    None when ``node.func`` is neither."""
+    if isinstance(node.func, ast.Lambda):
+        local = passed_function(norm, node.func)
+    else:
+        local = _made(norm, node.func)
+    if local is None:
+        return None
+    return _inline(norm, node, local, "<lambda>" if isinstance(local.node, ast.Lambda) else local.node.name)
+
+
+def _made(norm, node):
     if not isinstance(node, ast.Call):
         return None
     func = node.func
@@ -192,9 +214,6 @@ def made_function(norm, node):
         made = call_with_functions(norm, node, fn)
     else:
         return None
-    if getattr(norm, "loop_depth", 0):
-        raise norm.error("a function made by a call inside a loop is not supported", node,
-                         "make it before the loop, or call the factory's body directly")
     return made
 
 
@@ -241,10 +260,18 @@ def _inline(norm, node, local, name, prefix=()):
     norm.method_stack = getattr(norm, "method_stack", [])
     norm.method_stack.append((owner, prefix[0] if prefix else None))
     fields = norm.field_keys = getattr(norm, "field_keys", set())     # grows as objects get attributes
+    saved_unbound = norm.unbound
+    own_locals = scopes.local_names(local.node) - scopes.parameters(local.node)
     if local.env is not None:
         norm.version = dict(local.env[0])
         norm.local_fns = dict(local.env[1])
         norm.version.update((k, outer[k]) for k in fields if k in outer)     # objects' fields: shared state
+        norm.unbound = own_locals | (set() if local.key is not None else saved_unbound)
+    else:
+        norm.unbound = own_locals | saved_unbound    # the definer's locals not bound yet stay so
+    for name in own_locals:      # its own locals start unbound, whatever the caller's variables are
+        norm.version.pop(name, None)
+        norm.local_fns.pop(name, None)
     start = dict(norm.version)
     try:
         for pname, atom in binding.items():
@@ -278,6 +305,7 @@ def _inline(norm, node, local, name, prefix=()):
         norm.method_stack.pop()
         norm.version = outer
         norm.local_fns = saved_locals
+        norm.unbound = saved_unbound
     # a free variable changed in place inside (st.append(v) on the outer list): the outer name
     # now holds the new version, as the one list object does in Python
     own = own_names(local.node)
@@ -347,6 +375,9 @@ def _body(norm, fdef, restructure):
         body = body[1:]
     if nonlocal_names(fdef):
         body = [_DropNonlocal().visit(copy.deepcopy(st)) for st in body]
+    if iterables.is_generator(fdef):              # differentiated as the list of what it yields
+        body = iterables.as_list_body(copy.deepcopy(body), norm.ctx.namer, fdef)
+    body = iterables.rewrite(body, norm.ctx)
     body = restructure(norm.ctx.namer).function_body(body, fdef)
     saved_src = norm.src
     try:

@@ -13,6 +13,7 @@ from ...core import annotations as anno
 from ..effects import checks
 from . import nested
 from .. import gradient_stacks
+from ..control import iterables
 from ..objects import instances
 from ..containers import writes
 from .primal_helpers import astype_, item_, to_integer_
@@ -50,6 +51,8 @@ class CallSites:
         if isinstance(func, ast.Attribute) and not self.static(func):
             checks.check_call(self, None, node)
             base = self.expr(func.value)
+            if isinstance(base, (instances.Instance, instances.ClassRef)):    # S(1.5).twice(x), make().m()
+                return instances.method_call(self, node, base, func.attr)
             if func.attr == "copy" and not node.args and not node.keywords and isinstance(base, ast.Name) \
                     and (base.id in self.lists or base.id in self.dicts):
                 # a list's or dict's own shallow copy (its items are shared), not np.copy into an array
@@ -83,19 +86,20 @@ class CallSites:
             anno.put(call, "method", meth)
             return call
         if isinstance(func, ast.Name) and nested.is_local_function(self, func.id):
+            if iterables.is_generator(self.local_fns[func.id].node) and not anno.get(node, "generator", False):
+                raise iterables.generator_error(self, node, func.id)
             return nested.call(self, node)
         if not isinstance(func, (ast.Name, ast.Attribute)):
-            raise self.error(f"calling the result of `{ast.unparse(func)}` directly is not supported", func,
-                             "bind it to a name first (g = ...; then g(...))")
-        if isinstance(func, ast.Name) and func.id in self.version:
+            made = nested.call_made(self, node)          # (lambda v: e)(x), make(a)(x): inlined
+            if made is not None:
+                return made
+            return self.dynamic_call(self.expr(func), node)     # grad(g)(x): the callable found when it runs
+        if isinstance(func, ast.Name) and (func.id in self.version or self.is_unbound(func.id)):
             # a local callable (a parameter, a function passed in): found when the code runs
-            call = ast.copy_location(ast.Call(self.value(func), [self.argument(a) for a in node.args],
-                                              [ast.keyword(k.arg, self.argument(k.value))
-                                               for k in node.keywords]), node)
-            anno.put(call, "prim", None)
-            anno.put(call, "dynamic", True)
-            return call
+            return self.dynamic_call(self.expr(func), node)
         fn = self.resolve(func)
+        if inspect.isgeneratorfunction(fn) and not anno.get(node, "generator", False):
+            raise iterables.generator_error(self, node, fn.__name__)
         if isinstance(fn, type) and fn.__module__ == self.scope.globals.get("__name__") \
                 and instances.supported(self, fn):
             return instances.construct(self, node, fn)
@@ -112,13 +116,24 @@ class CallSites:
         if special is not None:
             return special
         if isinstance(func, ast.Name):
-            new_func = ast.copy_location(ast.Name(func.id, ast.Load()), func)
+            new_func = self.global_name(func)
+            anno.drop(new_func, "static")
         else:
             new_func = self.value(func)
         args = [self.argument(a) for a in node.args]
         keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
         call = ast.copy_location(ast.Call(new_func, args, keywords), node)
         anno.put(call, "prim", fn)
+        return call
+
+    def dynamic_call(self, callee, node):
+        """``callee(...)`` of a callable held in a local (``callee``: its atom), found when the code runs."""
+        if isinstance(callee, instances.Instance):           # Scaler(2.0)(x): its __call__ inlined
+            return instances.method_call(self, node, callee, "__call__")
+        call = ast.copy_location(ast.Call(callee, [self.argument(a) for a in node.args],
+                                          [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]), node)
+        anno.put(call, "prim", None)
+        anno.put(call, "dynamic", True)
         return call
 
     def inline_function(self, node, fn, prefix=(), owner=None):
@@ -131,6 +146,8 @@ class CallSites:
         func = node.func
         if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), instances.ClassRef):
             return instances.construct(self, node, self.version[func.id].cls)
+        if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), instances.Instance):
+            return instances.method_call(self, node, self.version[func.id], "__call__")     # obj(x)
         if not isinstance(func, ast.Attribute):
             return None
         base = func.value

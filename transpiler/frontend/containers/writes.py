@@ -27,7 +27,8 @@ from runtime.rules.containers import append_at, assign_slice_, end_of_list_, key
 from ...core import annotations as anno
 from ..effects import checks
 from ..control import blocks
-from .edits import insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_
+from .edits import (emptied_, insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_,
+                    removed_position_, reversed_positions_, sorted_positions_)
 from ...core.astutil import as_value
 
 __all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
@@ -284,11 +285,81 @@ def method_statement(norm, s):
             and not isinstance(call.args[0], ast.Starred):
         _extend_or_update(norm, call, meth, user)
         return True
+    if meth in ("reverse", "sort", "remove", "clear") and not any(isinstance(a, ast.Starred) for a in call.args) \
+            and _reordered(norm, call, meth, user):
+        return True
     if meth in _MUTATING:
         raise norm.error(f"`{user}.{meth}(...)` changes `{user}` in place, which adjoin cannot follow", call,
                          "use `.append(v)` for lists, `d[k] = v` for dicts and `x[i] = v` for arrays, "
                          "or build a new value")
     return False
+
+
+def _reordered(norm, call, meth, user):
+    """``l.reverse()``, ``l.sort(key=, reverse=)``, ``l.remove(v)``, ``l.clear()`` of a list: a new version
+    whose items are read from the old one by position (the positions found on the values, with no
+    gradient: containers/edits.py), or an empty one.  False for other call shapes."""
+    kw = {k.arg: k.value for k in call.keywords}
+    if meth in ("reverse", "clear") and (call.args or kw) or meth == "remove" and (len(call.args) != 1 or kw) \
+            or meth == "sort" and (call.args or set(kw) - {"key", "reverse"}):
+        return False
+    _, current = _local_base(norm, call.func.value, f"`{user}.{meth}(...)`")
+    old = ast.Name(current, ast.Load())
+    _list_check(norm, old, user, meth, call)
+    if meth == "clear":
+        new = norm.store(user)
+        norm.assign(new, _call(norm, emptied_, "emptied_", [old], call), call)
+        (norm.dicts if current in norm.dicts else norm.lists).add(new)
+        return True
+    if meth == "remove":
+        k = norm.temp(_call(norm, removed_position_, "removed_position_", [old, norm.expr(call.args[0])], call), call)
+        norm.assign(norm.store(user), _call(norm, pop_at_, "pop_at_", [copy.deepcopy(old), k], call), call)
+        norm.lists.add(norm.version[user])
+        return True
+    if meth == "reverse":
+        order = _call(norm, reversed_positions_, "reversed_positions_", [old], call)
+    else:
+        key = kw.get("key")
+        if key is None or isinstance(key, ast.Constant) and key.value is None:
+            keys = old
+        else:                            # the keys, one per item, as `[key(v) for v in l]` computes them
+            v = norm.ctx.namer.claim("item")
+            comp = ast.ListComp(ast.Call(key, [ast.Name(v, ast.Load())], []),
+                                [ast.comprehension(ast.Name(v, ast.Store()), ast.Name(user, ast.Load()), [], 0)])
+            keys = norm.expr(ast.fix_missing_locations(ast.copy_location(comp, call)))
+        reverse = [norm.expr(kw["reverse"])] if "reverse" in kw else []
+        order = _call(norm, sorted_positions_, "sorted_positions_", [copy.deepcopy(old), keys] + reverse, call)
+    positions = norm.temp(order, call)
+    k = norm.ctx.namer.claim("position")
+    comp = ast.ListComp(ast.Subscript(ast.Name(user, ast.Load()), ast.Name(k, ast.Load()), ast.Load()),
+                        [ast.comprehension(ast.Name(k, ast.Store()), ast.Name(positions.id, ast.Load()), [], 0)])
+    norm.version[positions.id] = positions.id          # (read by its own name in the comprehension)
+    items = norm.value(ast.fix_missing_locations(ast.copy_location(comp, call)))
+    new = norm.store(user)
+    norm.assign(new, items, call)
+    norm.lists.add(new)
+    return True
+
+
+def _list_check(norm, value, user, meth, call):
+    """A check, when the code runs, that ``user`` is a list (or a dict for ``.clear()``): the items are
+    read by position, which is ``.sort()``'s effect only on a list (an array sorts along an axis)."""
+    kinds = (list, dict) if meth == "clear" else (list,)
+
+    def other(v):
+        """a value whose method adjoin does not write as a list's"""
+        return None if isinstance(v, kinds) else type(v).__name__
+
+    def error(found):
+        instead = {"sort": f" (for an array: `{user} = np.sort({user})`)", "reverse": f" (for an array: "
+                   f"`{user} = {user}[::-1]`)"}.get(meth, "")
+        return norm.error(f"`{user}.{meth}()` is written as a list's here, but `{user}` is a {found}", call,
+                          f"build a new value{instead}")
+
+    check = checks.RunCheck(other, error)
+    expr = ast.copy_location(ast.Call(norm.ctx.ref(check, "list_check"), [copy.deepcopy(value)], []), call)
+    anno.put(expr, "prim", check)
+    norm.emit(ast.Expr(expr), call)
 
 
 def _extend_or_update(norm, call, meth, user):

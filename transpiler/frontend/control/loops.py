@@ -170,6 +170,7 @@ class Loops:
                 seqs, start = it.args, None
             names, setup, getters = [], [], []
             for sq in seqs:
+                sq = self.materialized(sq)
                 inner = self.reversed_argument(sq)
                 view = writes.dict_view(self, sq if inner is None else inner, loc, backwards=inner is not None)
                 if view is not None:        # enumerate(d.items()), zip(d.values(), ..)
@@ -184,15 +185,21 @@ class Loops:
                 getters.append(lambda k, nm=nm: ast.Subscript(load(nm), load(k), ast.Load()))
             lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
             length = lens[0] if len(lens) == 1 else ast.Call(ast.Name("min", ast.Load()), lens, [])
-            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == (2 if fn is enumerate else len(seqs)):
+            width = 2 if fn is enumerate else len(seqs)
+
+            def items(k):
+                out = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
+                       else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
+                return out + [get(k) for get in getters]
+
+            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == width \
+                    and not any(isinstance(t, ast.Starred) for t in target.elts):
                 def bind(k):
-                    items = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
-                             else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
-                    items += [get(k) for get in getters]
-                    return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items)]
-                return setup, _mk(length, loc), bind
-            raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
-                             "names in the for statement", target, "write `for i, x in ...`")
+                    return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items(k))]
+            else:                        # `for pair in zip(a, b)`, `for i, *rest in ...`: the tuple itself
+                def bind(k):
+                    return [_mk(ast.Assign([copy.deepcopy(target)], ast.Tuple(items(k), ast.Load())), loc)]
+            return setup, _mk(length, loc), bind
         inner = self.reversed_argument(it)
         walked = it if inner is None else inner
         if isinstance(walked, ast.Name) and self.version.get(walked.id) in self.dicts:
@@ -210,6 +217,16 @@ class Loops:
         return (setup, _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                           ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def materialized(self, it):
+        """An iterator made by a call (``zip(..)``, ``enumerate(..)``, ``map``/``filter``, a generator) as the
+        list of its items (a comprehension), so it can be indexed like the other sequences walked."""
+        fn = self.called(it)
+        if fn in (zip, enumerate, map, filter) or isinstance(it, ast.Call) and anno.get(it, "generator", False):
+            v = self.ctx.namer.claim("item")
+            comp = ast.ListComp(ast.Name(v, ast.Load()), [ast.comprehension(ast.Name(v, ast.Store()), it, [], 0)])
+            return _mk(comp, it)
+        return it
 
     def walked(self, name, it, unordered, loc):
         """Statements binding ``name`` to an indexable sequence with the items ``for .. in it`` walks:
