@@ -18,6 +18,7 @@ from .calls.primal_helpers import unbound_local_
 from .effects import checks
 from . import gradient_stacks
 from .containers import writes
+from .objects import instances
 
 __all__ = ["Emitter", "is_atom"]
 
@@ -96,7 +97,8 @@ class Emitter:
         self.unbound = set()     # user names local to the function being lowered (source/scopes.py): not
         #                          in `version` yet, a read of one raises UnboundLocalError, as in Python
         self.static_names = set()   # global names read as written (a local may not take such a name)
-        self.renamed_globals = {}   # global name -> the fresh name it is read by where a local took its name
+        self.constants = {}      # SSA name -> the constant it is assigned (once: `assign` makes SSA names)
+        self.renamed_globals = {}   # (global name, id(object)) -> the fresh name it is read by instead
 
     # --- emitting -----------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -155,6 +157,8 @@ class Emitter:
             # an element of a tuple or list literal is that very object: a later write into it
             # (x[0] = ...) would show through the container too
             self.shared.update(e.id for e in value.elts if isinstance(e, ast.Name) and not anno.get(e, "static", False))
+        if isinstance(value, ast.Constant):
+            self.constants[name] = value.value       # (read by objects/instances.Objects.item)
         gradient_stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
@@ -224,6 +228,17 @@ class Emitter:
             return value                 # (or an object made in the function: objects/instances.py)
         return self.temp(value, node)
 
+    def plain(self, value, node):
+        """``value`` where an AST value must stand (an operand, an index, an argument, a condition): an
+        object made in the function (objects/instances.py) is refused there, at ``node``."""
+        if instances.is_object(value):
+            raise instances.escape_error(self, node, value)
+        return value
+
+    def atom(self, node):
+        """``expr(node)``, refusing an object made in the function (``plain``)."""
+        return self.plain(self.expr(node), node)
+
     def static(self, node):
         """True when ``node`` is a dotted name rooted at a global/closure name (np.pi)."""
         while isinstance(node, ast.Attribute):
@@ -246,13 +261,16 @@ class Emitter:
     def global_name(self, node):
         """A Name reading global (or closure) ``node.id`` as written -- or by a fresh name, when a
         variable of the generated function already took that name (a global read inside an inlined
-        function whose caller has a local of the same name)."""
+        function whose caller has a local of the same name), or when the name means another object
+        where the generated function runs (a function of another module or a closure, inlined)."""
         name = node.id
-        if name in self.first_stored or name in self.renamed_globals:
-            fresh = self.renamed_globals.get(name)
+        obj = self.scope.lookup(name)
+        foreign = self.scope is not self.parsed.scope and self.parsed.scope.lookup(name) is not obj
+        if foreign or name in self.first_stored or (name, id(obj)) in self.renamed_globals:
+            fresh = self.renamed_globals.get((name, id(obj)))
             if fresh is None:
-                fresh = self.renamed_globals[name] = self.ctx.namer.claim(f"{name}_global")
-                self.ctx.injected[fresh] = self.scope.lookup(name)
+                fresh = self.renamed_globals[(name, id(obj))] = self.ctx.namer.claim(f"{name}_global")
+                self.ctx.injected[fresh] = obj
             new = ast.copy_location(ast.Name(fresh, ast.Load()), node)
         else:
             self.static_names.add(name)

@@ -49,10 +49,14 @@ class CallSites:
             return gradient_stacks.local_call(self, node)      # push(x) / x = pop() in generated code
         # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
         if isinstance(func, ast.Attribute) and not self.static(func):
+            if func.attr == "pop" and isinstance(func.value, ast.Name) and isinstance(self.version.get(func.value.id), str) \
+                    and len(node.args) <= 1 and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+                return writes.pop_value(self, node)     # `return stack.pop()`: the item, and a new list
             checks.check_call(self, None, node)
             base = self.expr(func.value)
             if isinstance(base, (instances.Instance, instances.ClassRef)):    # S(1.5).twice(x), make().m()
                 return instances.method_call(self, node, base, func.attr)
+            self.plain(base, func.value)
             if func.attr == "copy" and not node.args and not node.keywords and isinstance(base, ast.Name) \
                     and (base.id in self.lists or base.id in self.dicts):
                 # a list's or dict's own shallow copy (its items are shared), not np.copy into an array
@@ -98,15 +102,22 @@ class CallSites:
             # a local callable (a parameter, a function passed in): found when the code runs
             return self.dynamic_call(self.expr(func), node)
         fn = self.resolve(func)
+        if fn is len and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name) \
+                and isinstance(self.version.get(node.args[0].id), instances.Objects):
+            return ast.copy_location(ast.Constant(len(self.version[node.args[0].id].items)), node)
         if inspect.isgeneratorfunction(fn) and not anno.get(node, "generator", False):
             raise iterables.generator_error(self, node, fn.__name__)
         if isinstance(fn, type) and fn.__module__ == self.scope.globals.get("__name__") \
                 and instances.supported(self, fn):
             return instances.construct(self, node, fn)
+        if isinstance(fn, type) and issubclass(fn, tuple) and hasattr(fn, "_fields"):
+            made = instances.namedtuple_value(self, node, fn)       # a namedtuple kept item by item
+            if made is not None:
+                return made
         if inspect.ismethod(fn) and isinstance(fn.__self__, type) and instances.supported(self, fn.__self__) \
                 and fn.__self__.__module__ == self.scope.globals.get("__name__"):
             return instances.method_call(self, node, instances.ClassRef(fn.__self__), fn.__name__)
-        if nested.takes_functions(self, fn, node):
+        if nested.takes_functions(self, fn, node) or nested.needs_inlining(self, fn, node):
             return nested.call_with_functions(self, node, fn)
         if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
                                                   and isinstance(node.args[0].value, str)):
@@ -162,9 +173,8 @@ class CallSites:
         if isinstance(node, ast.Starred):
             raise self.error("star-arguments are not supported", node, "pass the arguments one by one")
         if isinstance(node, (ast.Tuple, ast.List)):
-            v = self.value(node)
-            return v
-        return self.expand(self.expr(node))
+            return self.plain(self.value(node), node)
+        return self.expand(self.atom(node))
 
     def astype_call(self, base, user_dtype, dtype, node):
         """``x.astype(d)``: a cast to integers or bool passes no gradient (to_integer_: the

@@ -26,12 +26,13 @@ from runtime.rules.containers import append_at, assign_slice_, end_of_list_, key
 
 from ...core import annotations as anno
 from ..effects import checks
+from ..objects import instances
 from ..control import blocks
 from .edits import (emptied_, insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_,
                     removed_position_, reversed_positions_, sorted_positions_)
 from ...core.astutil import as_value
 
-__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
+__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack", "pop_value",
            "comprehension",
            "dict_literal", "element_read", "special_call", "mutated_names", "dict_view", "dict_view_iteration",
            "indexed_names",
@@ -232,6 +233,10 @@ def check_carried_writes(norm, carried):
 
 def store_item(norm, target, atom):
     """``x[index] = atom``."""
+    base = target.value
+    if isinstance(base, ast.Name) and isinstance(norm.version.get(base.id), instances.Objects):
+        return _object_item(norm, base.id, norm.index(target.slice), atom, target)
+    norm.plain(atom, target)
     user, current = _local_base(norm, target, f"`{ast.unparse(target)} = ...`")
     index = norm.index(target.slice)
     _write(norm, user, current, index, atom, target)
@@ -260,12 +265,20 @@ def method_statement(norm, s):
             and isinstance(call.func.value, ast.Name) and call.func.value.id in norm.version):
         return False
     meth, user = call.func.attr, call.func.value.id
+    if isinstance(norm.version[user], instances.Objects):
+        return _objects_method(norm, call, meth, user)
     if not isinstance(norm.version[user], str):
         return False                     # a method of an object made in the function (objects/instances.py)
     if meth == "append" and len(call.args) == 1 and not call.keywords \
             and not isinstance(call.args[0], ast.Starred):
         _, current = _local_base(norm, call.func.value, f"`{user}.append(...)`")
         value = norm.expr(call.args[0])
+        if instances.is_object(value):
+            if norm.kinds.get(current) is not ast.List or current not in norm.tuples:
+                raise instances.escape_error(norm, call.args[0], value)
+            # a list known item by item (written out, or built in an unrolled loop) gets an object made here
+            norm.version[user] = instances.Objects(ast.List, list(norm.tuples[current]) + [value])
+            return True
         lst = ast.Name(current, ast.Load())
         k = norm.temp(_call(norm, len, "len", [lst], call), call)
         new = norm.store(user)
@@ -362,6 +375,60 @@ def _list_check(norm, value, user, meth, call):
     norm.emit(ast.Expr(expr), call)
 
 
+def _object_item(norm, user, index, atom, node):
+    """``objs[i] = v`` / ``d[k] = v`` of a list or dict of objects made in the function: a new version
+    of the literal, known item by item."""
+    objs = norm.version[user]
+    key = index.value if isinstance(index, ast.Constant) else None
+    items, keys = list(objs.items), None if objs.keys is None else list(objs.keys)
+    if keys is not None and isinstance(index, ast.Constant):
+        if key in keys:
+            items[keys.index(key)] = atom
+        else:
+            keys.append(key)
+            items.append(atom)
+    elif keys is None and type(key) is int and -len(items) <= key < len(items):
+        items[key] = atom
+    else:
+        raise norm.error("a list or dict of objects made in the function is written at a position adjoin does "
+                         "not know when it lowers the function", node, "write it with a constant index or key")
+    norm.version[user] = instances.Objects(objs.kind, items, keys)
+    return None
+
+
+def _objects_method(norm, call, meth, user):
+    """``objs.append(v)`` / ``objs.extend([..])`` of a list of objects made in the function."""
+    objs = norm.version[user]
+    if objs.keys is None and objs.kind is ast.List and meth == "append" and len(call.args) == 1 and not call.keywords:
+        norm.version[user] = instances.Objects(ast.List, objs.items + [norm.expr(call.args[0])])
+        return True
+    if objs.keys is None and objs.kind is ast.List and meth == "extend" and len(call.args) == 1 \
+            and isinstance(call.args[0], (ast.List, ast.Tuple)) and not call.keywords:
+        norm.version[user] = instances.Objects(ast.List, objs.items + [norm.expr(e) for e in call.args[0].elts])
+        return True
+    raise instances.escape_error(norm, call, objs)
+
+
+def pop_value(norm, call):
+    """``l.pop(i)`` / ``d.pop(k)`` inside an expression: the item read at the position the pop takes it
+    from (its value), then the pop as a statement (a new version of the list or dict)."""
+    user = call.func.value.id
+    _, current = _local_base(norm, call.func.value, f"`{user}.pop(...)`")
+    old = ast.Name(current, ast.Load())
+    where = norm.expr(call.args[0]) if call.args else ast.Constant(-1)
+    if current in norm.dicts or anno.get(call, "dict_pop", False):
+        item = norm.temp(ast.copy_location(ast.Subscript(old, where, ast.Load()), call), call)
+        norm.assign(norm.store(user), _call(norm, pop_key_, "pop_key_", [copy.deepcopy(old), where], call), call)
+        return item
+    k = norm.temp(_call(norm, pop_position_, "pop_position_", [old, where], call), call)
+    item = norm.temp(ast.copy_location(ast.Subscript(copy.deepcopy(old), k, ast.Load()), call), call)
+    norm.shared.discard(item.id)         # (the item leaves the list: no other name holds it there)
+    norm.assign(norm.store(user), _call(norm, pop_at_, "pop_at_", [copy.deepcopy(old), k], call), call)
+    if current in norm.lists:
+        norm.lists.add(norm.version[user])
+    return item
+
+
 def _extend_or_update(norm, call, meth, user):
     """``l.extend(items)`` as ``l[len(l):] = items`` (``assign_slice_``) and ``d.update(other)`` as
     ``d | dict(other)`` (``merge``): new versions whose derivatives put each item back in place."""
@@ -434,6 +501,8 @@ def starred_unpack(norm, target, atom):
 def _loop_into(norm, node, kind, prefix):
     result = norm.ctx.namer.claim(prefix)
     norm.block(blocks.comprehension_loop(node, norm.ctx.namer, result, kind))
+    if instances.is_object(norm.version[result]):
+        return norm.version[result]      # a list of objects made here (its loop was unrolled)
     out = ast.Name(norm.version[result], ast.Load())
     anno.put(out, "fresh", True)           # a new list no user name holds: `m = [...]` is not a second name for it
     return out
@@ -452,6 +521,17 @@ def dict_literal(norm, node):
     if any(k is None for k in node.keys):
         raise norm.error("`**` unpacking inside a dict literal is not supported", node,
                          "set the keys one by one: d[k] = v")
+    if all(isinstance(k, ast.Constant) for k in node.keys) and any(
+            isinstance(v, ast.Name) and instances.is_object(norm.version.get(v.id))
+            or isinstance(v, ast.Call) and norm.makes_object(v) for v in node.values):
+        keys, items = [], []             # a dict of objects made in the function: known key by key
+        for k, v in zip(node.keys, node.values):
+            if k.value in keys:
+                items[keys.index(k.value)] = norm.expr(v)
+            else:
+                keys.append(k.value)
+                items.append(norm.expr(v))
+        return instances.Objects(ast.Dict, items, keys)
     value = ast.copy_location(ast.Dict([], []), node)
     for k, v in zip(node.keys, node.values):
         current = norm.temp(value, node)

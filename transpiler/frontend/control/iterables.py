@@ -128,8 +128,9 @@ def rewrite(body, ctx, local_generators=()):
             if _taken_whole(found, call, parent, parents) or _kept_once(found, call, parent, parents, module):
                 anno.put(call, "generator", True)
                 _replace(parent, call, _call_of(ctx, items_, "items_", call))
-        elif kind in ("iterator", "view") and isinstance(parent, (ast.For, ast.comprehension)):
-            continue                     # (loops walk zip, enumerate, dict views themselves: control/loops.py)
+        elif kind in ("iterator", "view") and not _kept(parent, call):
+            continue          # (loops walk zip, enumerate, dict views themselves: control/loops.py; desugar.py
+            #                    writes dict(zip(keys, values)), map and filter)
         elif _iterated(found, call, parent) or _kept_once(found, call, parent, parents, module):
             _replace(parent, call, _as_list(ctx, found, call, kind))
         elif kind != "view" and _kept(parent, call) and _read_after(parent, parents):

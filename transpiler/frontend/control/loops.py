@@ -106,6 +106,19 @@ class Loops:
             self.loop_depth -= 1
 
     def _for_statement(self, s):
+        if isinstance(s.iter, (ast.ListComp, ast.GeneratorExp)):
+            # a comprehension's list, made once: a list of objects made here is walked trip by trip
+            made = self.expr(s.iter)
+            if isinstance(made, instances.Objects):
+                return self.unrolled(s, list(made.items))
+            name = self.ctx.namer.claim("walked")
+            self.version[name] = self.plain(made, s.iter).id
+            old, s = s, _mk(ast.For(s.target, ast.Name(name, ast.Load()), s.body, s.orelse, None), s)
+            if anno.has(old, "break"):
+                anno.put(s, "break", anno.get(old, "break"))
+        trips = self.object_trips(s.iter)
+        if trips is not None:
+            return self.unrolled(s, trips)
         it = s.iter
         fn = None
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id not in self.version:
@@ -158,6 +171,88 @@ class Loops:
                                                       [ast.Name(n, ast.Load())])]), s)
         step = _assign(k, ast.BinOp(ast.Name(k, ast.Load()), ast.Add(), ast.Constant(1)), s)
         self.while_statement(_mk(ast.While(test, bind(k) + [step] + list(s.body), []), s))
+
+    def object_trips(self, it):
+        """The values a ``for`` over a list, tuple or dict of objects made in the function takes (the loop
+        is then unrolled: each trip's object is known while the function is lowered), else None.
+        ``for o in objs``, ``for i, o in enumerate(objs)``, ``for o, x in zip(objs, xs)`` with each
+        zipped sequence such a literal, ``for k in d``, ``d.items()``, ``d.values()``."""
+        def objects(node):
+            if isinstance(node, ast.Name) and isinstance(self.version.get(node.id), instances.Objects):
+                return self.version[node.id]
+            if isinstance(node, (ast.List, ast.Tuple)) and any(self.may_be_object(e) for e in node.elts):
+                found = self.value(node)
+                return found if isinstance(found, instances.Objects) else None
+            return None
+
+        fn = self.called(it)
+        if isinstance(it, ast.Call) and fn in (enumerate, zip) and not it.keywords \
+                and not any(isinstance(a, ast.Starred) for a in it.args) and it.args:
+            parts = [objects(a) for a in it.args[:1 if fn is enumerate else None]]
+            if not any(p is not None for p in parts):
+                return None
+            if fn is enumerate:
+                start = it.args[1] if len(it.args) > 1 else ast.Constant(0)
+                if not (isinstance(start, ast.Constant) and type(start.value) is int):
+                    return None
+                return [instances.Objects(ast.Tuple, [ast.Constant(start.value + i), v])
+                        for i, v in enumerate(parts[0].items)]
+            seqs = []
+            for a, p in zip(it.args, parts):
+                if p is None and isinstance(a, ast.Name) and self.version.get(a.id) in self.tuples:
+                    p = instances.Objects(ast.Tuple, self.tuples[self.version[a.id]])
+                if p is None:
+                    raise self.error("zip of a list of objects made in the function with a sequence whose length "
+                                     "adjoin does not know here", a, "zip lists written out in the function, or "
+                                     "index the other sequence by position")
+                seqs.append(p.items)
+            return [instances.Objects(ast.Tuple, list(values)) for values in zip(*seqs)]
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("items", "values", "keys") \
+                and not it.args and not it.keywords:
+            found = objects(it.func.value)
+            if found is None or found.keys is None:
+                return None
+            pick = {"items": lambda k, v: instances.Objects(ast.Tuple, [ast.Constant(k), v]),
+                    "values": lambda k, v: v, "keys": lambda k, v: ast.Constant(k)}[it.func.attr]
+            return [pick(k, v) for k, v in zip(found.keys, found.items)]
+        found = objects(it)
+        if found is None:
+            return None
+        return [ast.Constant(k) for k in found.keys] if found.keys is not None else list(found.items)
+
+    def may_be_object(self, node):
+        """Could ``node`` be an object made in the function (a name of one, ``Cls(..)``, ``objs[k]``, a field)?"""
+        if isinstance(node, ast.Name):
+            return instances.is_object(self.version.get(node.id))
+        if isinstance(node, ast.Call):
+            return self.makes_object(node)
+        if isinstance(node, (ast.Subscript, ast.Attribute)):
+            root = node.value
+            return isinstance(root, ast.Name) and instances.is_object(self.version.get(root.id))
+        return False
+
+    def makes_object(self, call):
+        """Is ``call`` ``Cls(...)`` of a class whose instances are kept as their fields?"""
+        if not self.static(call.func):
+            return False
+        try:
+            cls = self.resolve(call.func)
+        except Exception:
+            return False
+        return isinstance(cls, type) and instances.supported(self, cls)
+
+    def unrolled(self, s, trips):
+        """``for`` over objects made in the function: the body once per item, the target bound to it."""
+        if s.orelse:
+            raise self.error("`for ... else` over objects made in the function is not supported", s,
+                             "use a flag set before a break")
+        brk = anno.get(s, "break")
+        for value in trips:
+            self.bind_atom(s.target, value)
+            if brk is None:
+                self.block(s.body)
+            else:                        # after a break, the trips left do nothing
+                self.statement(_mk(ast.If(ast.UnaryOp(ast.Not(), ast.Name(brk, ast.Load())), list(s.body), []), s))
 
     def iteration(self, target, it, fn, loc):
         """(setup statements, length expression, k -> statements binding the target)."""
