@@ -6,7 +6,7 @@ intermediate value without saving anything.  Calls are annotated with the resolv
 
 Each Python construct is lowered in one place:
 
-* before normalizing: everyday builtins, literals, ``:=``, named lambdas, ``del`` (everyday.py),
+* before normalizing: scipy's callables as what adjoin differentiates (scipy_calls.py), everyday builtins, literals, ``:=``, named lambdas, ``del`` (everyday.py),
   ``with``/``try`` (sugar.py), ``break``/``continue``/early ``return``
   (restructure.py);
 * statements.py: assignments, ``if``, ``return``, expression statements, ``assert``, refusals;
@@ -25,7 +25,7 @@ import ast
 import copy
 
 from . import stacks
-from . import aliasing, everyday, sugar
+from . import aliasing, everyday, scipy_calls, sugar
 from .call_sites import ARRAY_METHODS, CallSites
 from .emitter import Emitter, is_atom
 from .expressions import Expressions
@@ -58,6 +58,7 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
                 and isinstance(body[0].value.value, str):
             body = body[1:]
         self.ctx.handlers = []
+        body = scipy_calls.rewrite(body, self.ctx)
         body = everyday.rewrite(body, self.ctx)
         body = sugar.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
         self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
