@@ -96,3 +96,11 @@ def frozen_rebound(x, m):
     rv = norm(m, 1.0)
     rv = x
     return np.sum(rv)
+
+
+def method_passed_in(x, m, logpdf):
+    return np.sum(logpdf(x, m, 2.0))
+
+
+def frozen_passed_in(x, rv):
+    return np.sum(rv.logpdf(x))

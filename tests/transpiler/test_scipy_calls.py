@@ -80,3 +80,17 @@ def test_refusals(f, wrt, message):
 
 def test_the_other_arguments_of_a_refusing_primitive_differentiate():
     assert_close(grad(programs.bessel_order, wrt=1)(1.5, 2.0), _fd(programs.bessel_order, [1.5, 2.0], 1), what="iv x")
+
+
+def test_a_method_passed_in_as_an_argument():
+    from scipy.stats import norm
+    args = [np.array([0.3, -1.2]), 0.4, norm.logpdf]
+    for k in (0, 1):
+        want = _fd(lambda *a: programs.method_passed_in(*a, norm.logpdf), args[:2], k)
+        assert_close(grad(programs.method_passed_in, wrt=k)(*args), want, what=f"passed in {k}")
+
+
+def test_a_frozen_distribution_passed_in_is_refused():
+    from scipy.stats import norm
+    with pytest.raises(TypeError, match=r"norm.logpdf of a frozen scipy.stats distribution passed .* \(loc, scale\)"):
+        grad(programs.frozen_passed_in)(np.array([0.3]), norm(1.0, 2.0))

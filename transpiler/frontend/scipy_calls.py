@@ -26,10 +26,11 @@ import types
 import numpy as np
 
 from ..core.astutil import walk
+from ..core.callables import register_twins
 from ..core.errors import Unresolved
 from .traversal import Transformer
 
-__all__ = ["rewrite"]
+__all__ = ["rewrite", "twin_of"]
 
 _RETURN_SIGN = "logsumexp"
 
@@ -290,3 +291,25 @@ def _mirrored(obj):
         if twin is not None:
             return twin
     return obj
+
+
+def twin_of(fn):
+    """A scipy.stats method reaching a call known only when the code runs (passed as an argument):
+    ``(twin, None)``; a frozen distribution's method is refused there (its parameters would have to
+    become the twin's, which only a call site the transpiler sees can do)."""
+    if "scipy" not in sys.modules or not (hasattr(fn, "__adjoin_twin_call__") or (
+            isinstance(fn, types.MethodType) and _module_of(fn.__func__).startswith("scipy.stats"))):
+        return None
+    from runtime.rules.scipy_stats import twin_call
+    found = twin_call(fn)
+    if found is None:
+        return None
+    twin, params = found
+    if params:
+        raise TypeError(f"{twin.__name__.replace('_', '.', 1)} of a frozen scipy.stats distribution passed to a "
+                        f"differentiated function as an argument: pass the distribution's parameters instead "
+                        f"({', '.join(params)}), or freeze it in the function or as a global")
+    return twin, None
+
+
+register_twins(twin_of)
