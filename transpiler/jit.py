@@ -16,7 +16,6 @@ function is kept on its variant, so a process compiles each variant once.
 
 import ast
 import re
-import sys
 import types
 import warnings
 import weakref
@@ -26,9 +25,10 @@ import numpy as np
 from .backend.codegen import compile_function, to_source
 from .backend.release import without_releases
 from .core.astutil import copy_ast
-from .core.ir import COMMENT
+from .core.once import GENERATING
 from .frontend import sugar
 from .modes import floats as _floats
+from .relocate import user_level, user_line
 
 __all__ = ["JitFallbackWarning", "require_numba", "jitted", "view"]
 
@@ -59,7 +59,10 @@ def jitted(gen):
     """The variant ``gen`` (a ``Generated``) as a callable that runs it compiled with numba."""
     run = getattr(gen, "_jitted", None)
     if run is None:
-        run = gen._jitted = _Jitted(gen)
+        with GENERATING:          # one _Jitted per variant, whichever thread asks first
+            run = getattr(gen, "_jitted", None)
+            if run is None:
+                run = gen._jitted = _Jitted(gen)
     return run
 
 
@@ -116,7 +119,7 @@ class _Jitted:
             seen.add(where)
             warnings.warn(JitFallbackWarning(
                 f"jit=True: numba cannot compile the gradient of {self._name()} ({where}); it runs "
-                f"as plain numpy instead. numba says: {_first_line(error)}"), stacklevel=_user_level())
+                f"as plain numpy instead. numba says: {_first_line(error)}"), stacklevel=user_level())
 
     def _name(self):
         return f"{self.gen.ctx.parsed.name}()"
@@ -130,53 +133,16 @@ class _Jitted:
         if not found:
             return fallback
         line = found[-1] - 1                       # compile_function wraps the source in one def line
-        user = _user_line(self.node, self.code, line, parsed)
+        user = user_line(self.node, self.code, line, parsed)
         if user is None:
             return fallback
         return f"{parsed.filename}, line {user}: {parsed.line(user).strip()}"
-
-
-def _user_line(node, code, line, parsed):
-    """The user's line behind line ``line`` of ``code`` (printed from ``node``): a statement of
-    the primal sweep keeps its user line number; one of the adjoint sweep follows the nearest
-    ``# grad of:`` comment above it, whose text is the user's statement."""
-    mine = [s for s in ast.walk(node) if isinstance(s, ast.stmt) and not isinstance(s, ast.FunctionDef)
-            and not _is_comment(s)]
-    printed = [s for s in ast.walk(ast.parse(code).body[0]) if isinstance(s, ast.stmt)
-               and not isinstance(s, ast.FunctionDef)]
-    if len(mine) == len(printed):
-        for ours, theirs in zip(mine, printed):
-            if theirs.lineno == line and getattr(ours, "lineno", node.lineno) != node.lineno:
-                return ours.lineno
-    text = code.splitlines()
-    for k in range(min(line, len(text)) - 1, -1, -1):
-        stripped = text[k].strip()
-        if stripped.startswith("# grad of: "):
-            first = stripped[len("# grad of: "):].strip()
-            for number, user in sorted(parsed.lines.items()):
-                if user.strip() == first:
-                    return number
-            return None
-    return None
-
-
-def _is_comment(s):
-    return isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and \
-        isinstance(s.value.value, str) and s.value.value.startswith(COMMENT)
 
 
 def _first_line(error):
     lines = [ln for ln in str(error).splitlines() if ln.strip()]
     return lines[1].strip() if len(lines) > 1 and lines[0].startswith("Failed in") else \
         (lines[0].strip() if lines else type(error).__name__)
-
-
-def _user_level():
-    """The stack level of the user's call: the first frame outside this package."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "transpiler":
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 # --- the rewrite ------------------------------------------------------------------------------
@@ -284,11 +250,17 @@ def _twins(numba):
     type exactly; other cases bail out (the call reruns as plain numpy).  Once per process."""
     if _DONE:
         return
-    _DONE.append(True)
+    with GENERATING:
+        if not _DONE:
+            _teach(numba)
+            _DONE.append(True)
+
+
+def _teach(numba):
     import numpy as np
     from numba import types as nt
     from numba.extending import overload
-    from runtime.rules.containers import zero_grad
+    from runtime.rules.containers import ones_tree, zero_grad
     from runtime.rules.inplace import add_at
     from runtime.rules.reductions import tie_mask
     from runtime.rules.support import expand_reduced, unbroadcast
@@ -302,6 +274,13 @@ def _twins(numba):
             return lambda x: np.zeros_like(x)
         if number(x):
             return lambda x: 0.0
+
+    @overload(ones_tree)
+    def _ones_tree(x):
+        if isinstance(x, nt.Array):
+            return lambda x: np.ones_like(x)
+        if number(x):
+            return lambda x: 1.0
 
     @overload(unbroadcast)
     def _unbroadcast(g, x):

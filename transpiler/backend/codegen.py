@@ -32,7 +32,7 @@ try:
 except ImportError:  # pragma: no cover - astor is a dependency, but degrade gracefully
     astor = None
 
-__all__ = ["to_source", "compile_function", "module_source", "standalone_module"]
+__all__ = ["to_source", "compile_function", "origin", "module_source", "standalone_module"]
 
 
 if astor is not None:
@@ -171,7 +171,18 @@ def compile_function(fn_node, source, ctx, free=None):
     exec(compile(wrapped, filename, "exec"), ctx.parsed.fn.__globals__, namespace)
     fn = namespace["__adjoin_bind__"](*[extra[n] for n in names])
     forget_source_with(fn, filename)
+    _ORIGINS[filename] = (fn_node, source, ctx.parsed)
+    weakref.finalize(fn, _ORIGINS.pop, filename, None)
     return fn
+
+
+_ORIGINS = {}       # file name of generated code -> (its AST, its text, the Parsed it came from)
+
+
+def origin(filename):
+    """``(AST, text, Parsed)`` of the generated code compiled under ``filename`` (while its
+    function lives), else None: how an error in generated code finds the user's line."""
+    return _ORIGINS.get(filename)
 
 
 def forget_source_with(fn, filename):

@@ -13,6 +13,7 @@ calls to the callee's own forward/adjoint pair (calls.py).
 """
 
 import ast
+import operator
 import types
 
 import numpy as np
@@ -22,6 +23,7 @@ from runtime.rules.support import scatter_add
 
 from ..analysis import reuse
 from ..core.astutil import fix_locations
+from ..core.ir import walk_assigns
 from . import calls
 from . import stacks
 from .reverse_control import ControlFlow, _copy_args
@@ -78,7 +80,25 @@ class Reverse(ControlFlow, StatementAdjoints):
         """The default seed of one output; a nested tuple gets a tuple of them."""
         if isinstance(out, ast.Tuple):
             return ast.Tuple([self._ones_like(o) for o in out.elts], ast.Load())
-        return self.np_call("ones_like", out)
+        if isinstance(out, ast.Name) and self._numpy_valued(out.id):
+            return self.np_call("ones_like", out)
+        from runtime.rules.containers import ones_tree     # may hold a (ragged) list or a dict
+        return ast.Call(self.ctx.ref(ones_tree, "ones_tree"), [out], [])
+
+    def _numpy_valued(self, name):
+        """Is every value ``name`` is assigned an array or number: the result of a numpy function,
+        or of arithmetic no list takes (``-``, ``/``, ``**``, ``@``; ``+`` and ``*`` with a float)?"""
+        found = False
+        for s in walk_assigns(self.core.body):
+            if s.targets[0].id == name:
+                op = self.info.ops[id(s)]
+                if op.kind != "prim" or not (
+                        isinstance(op.fn, np.ufunc) or (getattr(op.fn, "__module__", None) or "").startswith("numpy")
+                        or op.fn in _NO_LIST or op.fn in (operator.add, operator.mul) and any(
+                            isinstance(a, ast.Constant) and type(a.value) is float for a in op.args)):
+                    return False
+                found = True
+        return found
 
     def _output_seeds(self, out, seed):
         """(output name, its seed expression) pairs; nested tuples (a generated forward's
@@ -207,6 +227,9 @@ class Reverse(ControlFlow, StatementAdjoints):
             from ..analysis.containers import indexed_names
             self._indexed = indexed_names(self.core, self.info)
         return self._indexed
+
+
+_NO_LIST = (operator.sub, operator.truediv, operator.pow, operator.neg, operator.matmul, operator.pos)
 
 
 def function_def(name, args, body, lineno, located=True):
