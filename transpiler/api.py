@@ -14,14 +14,14 @@ from .targets import target
 from .core.callables import plain_function, register_transformer, register_wrapper
 from .core.errors import TranspileError
 from .analysis.signature import key_of
-from .frontend.carried import attach, carried
+from .frontend.carried import carried
 from .modes import again  # noqa: F401  (registers how generated code is read again)
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba
 from .generate import Generated, transform  # noqa: F401  (public names of this module)
 from .variants import _Transformer, run_jvp, split_vjp, transformer as _transformer  # noqa: F401
 from .differentiable import (Differentiable, _BoundDifferentiable, _past_self,  # noqa: F401
-                             _rebuild_differentiable, differentiate)
+                             _rebuild_differentiable, attach_checked, differentiate)
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -142,7 +142,7 @@ class GradientFunction:
 
 def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=(), memory_budget=None,
              jit=False):
-    attach(sources)
+    attach_checked(sources)
     return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget, jit)
 
 

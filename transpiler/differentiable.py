@@ -2,10 +2,12 @@
 
 import functools
 import inspect
+import sys
 
 from . import interop, star_wrt
 from .frontend.carried import attach, carried, importable
 from .modes.checkpoint_schedule import parse_budget
+from .core.same_code import same_code
 from .jit import require_numba
 from .targets import target
 from .variants import _key, run_jvp, split_vjp, transformer
@@ -106,8 +108,8 @@ class Differentiable:
         return _BoundDifferentiable(self, instance)
 
     def __reduce__(self):
-        if importable(self):
-            return self.__qualname__
+        if importable(self) or _in_main(self) and not _by_value():
+            return self.__qualname__          # found by name where it is unpickled (a process pool)
         return _rebuild_differentiable, (self._fn, self._given_wrt, self._mode, carried(self._t), self._budget,
                                          self._jit)
 
@@ -170,6 +172,43 @@ def _past_self(wrt):
     return shifted if isinstance(wrt, (tuple, list)) else shifted[0]
 
 
+def _in_main(obj):
+    """Is ``obj`` the object its name finds in the running script (``__main__``)?"""
+    found = sys.modules.get("__main__")
+    for part in obj.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return getattr(obj, "__module__", None) == "__main__" and found is obj
+
+
+def _by_value():
+    """Is cloudpickle pickling this (it carries a script's functions by value, to processes that
+    have no script), rather than pickle (which finds them by name, as a process pool does)?"""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").partition(".")[0] == "cloudpickle":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def attach_checked(sources):
+    """Attach the source texts a pickle carried (frontend/carried.py) to the functions it names,
+    after checking each against the function's code: a function found by name (importable) is
+    read from its own file and never touched; a function carried by value whose text does not
+    compile to its code means the pickle was altered, and is refused."""
+    trusted = []
+    for fn, source in sources:
+        if not inspect.isfunction(fn) or importable(fn):
+            continue
+        filename, _, text = source
+        if not same_code(fn, text, filename):
+            raise ValueError(f"the source this pickle carries for {fn.__qualname__}() does not compile to the code "
+                             "it carries: the pickle was altered or mixes different versions of the function; "
+                             "refusing to differentiate it")
+        trusted.append((fn, source))
+    attach(trusted)
+
+
 def _rebuild_differentiable(fn, wrt, mode, sources, memory_budget=None, jit=False):
-    attach(sources)
+    attach_checked(sources)
     return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)

@@ -22,9 +22,10 @@ import weakref
 
 import numpy as np
 
-from .backend.codegen import compile_function, to_source
+from .backend.codegen import compile_function, free_names, to_source
 from .backend.release import without_releases
 from .core.astutil import copy_ast
+from .core.ir import MISSING
 from .core.once import GENERATING
 from .frontend import sugar
 from .modes import floats as _floats
@@ -89,15 +90,14 @@ class _Jitted:
         self.gen = gen
         self.errors = (numba.core.errors.NumbaError,)
         node = numba_ready(copy_ast(gen.node), gen.ctx.resolve)
-        self.code = to_source(node)
-        self.node = node
         # the variant's context, plus the in-place add numba_ready may call
         ctx = types.SimpleNamespace(injected={**gen.ctx.injected, ADD_INTO: add_into}, parsed=gen.ctx.parsed)
-        plain = compile_function(node, self.code, ctx)
-        self.filename = plain.__code__.co_filename
-        # boundscheck: an index out of range raises IndexError, as in Python, instead of reading past the end
-        self.dispatcher = numba.njit(plain, boundscheck=True)
-        self.compiled = sugar.guard(self.dispatcher, gen.ctx)
+        values, entry = _shared(numba, node, ctx)
+        self.node, self.code, self.filename, self.dispatcher = entry
+        run = self.dispatcher
+        if values:
+            run = lambda *args, **kwargs: self.dispatcher(*values, *args, **kwargs)   # noqa: E731
+        self.compiled = sugar.guard(run, gen.ctx)
         self.failed = False
 
     def __call__(self, *args, **kwargs):
@@ -137,6 +137,50 @@ class _Jitted:
         if user is None:
             return fallback
         return f"{parsed.filename}, line {user}: {parsed.line(user).strip()}"
+
+
+_SHARED = {}
+"""(generated code, the objects its other free names stand for) -> (node, code, file name, numba
+dispatcher).  numba never frees the machine code it compiles, so a compilation per function would
+keep memory for good (about 3 MB each: a closure made in a loop would grow without bound).
+Functions whose gradients read the same code -- closures of one ``def``, above all -- share one
+compilation, their free numbers and arrays passed as leading arguments instead of frozen in."""
+
+
+def _data(value):
+    return isinstance(value, (bool, int, float, complex, np.number, np.bool_)) or \
+        isinstance(value, np.ndarray) and value.dtype.kind in "biufc"
+
+
+def _shared(numba, node, ctx):
+    """``(values to pass first, (node, code, file name, dispatcher))`` for the variant ``node``."""
+    scope = ctx.parsed.scope
+    free = free_names(node)
+    found = {}
+    for name in free:
+        value = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
+        if value is not MISSING:
+            found[name] = value
+    data = [n for n in free if n in found and _data(found[n])]
+    args = node.args
+    if args.vararg is not None or args.kwarg is not None or args.kwonlyargs or args.posonlyargs:
+        data = []                    # (leading parameters would not fit this signature)
+    node = copy_ast(node)
+    node.args.args = [ast.arg(n) for n in data] + node.args.args
+    code = to_source(node)
+    others = tuple((n, id(found[n])) for n in free if n in found and n not in data)
+    key = (code, others, ctx.parsed.filename, node.lineno)
+    entry = _SHARED.get(key)
+    if entry is None:
+        with GENERATING:
+            entry = _SHARED.get(key)
+            if entry is None:
+                bind = types.SimpleNamespace(injected={n: found[n] for n, _ in others}, parsed=ctx.parsed)
+                plain = compile_function(node, code, bind)
+                # boundscheck: an index out of range raises IndexError, as in Python, not a read past the end
+                entry = _SHARED[key] = (node, code, plain.__code__.co_filename, numba.njit(plain, boundscheck=True),
+                                        [found[n] for n, _ in others])      # (what the ids in the key stand for)
+    return tuple(found[n] for n in data), entry[:4]
 
 
 def _first_line(error):

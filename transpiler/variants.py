@@ -14,6 +14,7 @@ from .analysis import signature
 from .core.errors import Unresolved
 from .core.depth import depth, room_for
 from .core.once import GENERATING, once
+from .core.same_code import same_code
 from .frontend.parsing import parse_function
 from .modes import floats as _floats
 from .modes.split import transform_split
@@ -91,6 +92,7 @@ class _Transformer:
         if self.deferred is not None:
             note = [f"generated on first use: `{self.deferred}` was not defined yet when "
                     "@differentiate ran"]
+        self._check_source()
         try:
             with room_for(self._depth()):         # a deep expression: the passes recurse that deep
                 if mode == "split":          # fwd/bwd pair (split.py)
@@ -112,6 +114,22 @@ class _Transformer:
                                f"{parsed.name}()") from None
         self.cache[key] = gen
         return gen
+
+    def _check_source(self):
+        """Refuse when the source adjoin reads is not the code that runs (core/same_code.py)."""
+        try:
+            parsed = parse_function(self.fn)
+        except Exception:        # noqa: BLE001  (the transformation reports it)
+            return
+        text = "".join(parsed.lines[i] for i in sorted(parsed.lines))
+        if parsed.fn is None or same_code(parsed.fn, text, parsed.filename):
+            return
+        raise parsed.error(
+            f"the source of {parsed.fn.__qualname__}() in {parsed.filename} is not the code that runs: the file "
+            "changed after the function was made, or the function was made with exec or compile under this "
+            "file name; adjoin differentiates the source, so it would differentiate other code", parsed.node,
+            "reload the module (importlib.reload) after editing its file, or define the function in a file "
+            "or notebook cell that holds its source")
 
     def _depth(self):
         """How deeply the function's AST nests (0 when it cannot be read: the transformation

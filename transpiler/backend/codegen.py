@@ -172,17 +172,20 @@ def compile_function(fn_node, source, ctx, free=None):
     exec(compile(wrapped, filename, "exec"), ctx.parsed.fn.__globals__, namespace)
     fn = namespace["__adjoin_bind__"](*[extra[n] for n in names])
     forget_source_with(fn, filename)
-    _ORIGINS[filename] = (fn_node, source, ctx.parsed)
+    parsed = ctx.parsed            # (its lines and place, not the Parsed: that holds the user's objects)
+    _ORIGINS[filename] = (fn_node, source, types.SimpleNamespace(
+        filename=parsed.filename, lines=parsed.lines, name=parsed.name, node=types.SimpleNamespace(lineno=parsed.node.lineno)))
     weakref.finalize(fn, _ORIGINS.pop, filename, None)
     return fn
 
 
-_ORIGINS = {}       # file name of generated code -> (its AST, its text, the Parsed it came from)
+_ORIGINS = {}       # file name of generated code -> (its AST, its text, where its user function is)
 
 
 def origin(filename):
-    """``(AST, text, Parsed)`` of the generated code compiled under ``filename`` (while its
-    function lives), else None: how an error in generated code finds the user's line."""
+    """``(AST, text, where)`` of the generated code compiled under ``filename`` (while its function
+    lives), else None: how an error in generated code finds the user's line.  ``where`` has the
+    user function's ``filename``, ``lines`` (number -> text), ``name`` and ``node.lineno``."""
     return _ORIGINS.get(filename)
 
 
