@@ -38,6 +38,8 @@ def target(f, entry="grad"):
         return f
     if isinstance(f, (staticmethod, classmethod)):
         return target(f.__func__, entry)
+    if getattr(f, "__wrapped__", None) is not None and inspect.isfunction(inspect.unwrap(f)):
+        return f               # wraps a function adjoin reads (a *args function fixed to a call shape)
     if isinstance(f, functools.partial):
         return once(_PARTIALS, f, lambda: _partial_function(f))
     if _has_rule(f):
