@@ -4,14 +4,15 @@
 ``__getattr__``), so ``import runtime`` costs little more than ``import numpy``.
 """
 
-from . import errors, nest  # noqa: F401
-from .tensor import (  # noqa: F401
+from ._version import __version__  # noqa: F401
+from .engine import errors, nest  # noqa: F401
+from .engine.tensor import (  # noqa: F401
     DType, TensorShape, Tensor, Variable, as_dtype, constant,
     float16, float32, float64, half, double, int8, int16, int32, int64, uint8,
     complex64, complex128, bool, string,
 )
-from .tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .math_ops import (  # noqa: F401
+from .engine.tape import GradientTape, UnconnectedGradients  # noqa: F401
+from .ops.math_ops import (  # noqa: F401
     convert_to_tensor, is_tensor, cast, saturate_cast, identity, stop_gradient,
     zeros, ones, zeros_like, ones_like, fill, eye, range, linspace,
     shape, size, rank, reshape, transpose, expand_dims, squeeze, concat, stack, unstack, split,
@@ -25,19 +26,19 @@ from .math_ops import (  # noqa: F401
     clip_by_value, clip_by_norm, clip_by_global_norm, norm,
     acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh,
 )
-from .math_extra import truncatediv, truncatemod, scalar_mul  # noqa: F401
-from .array_extra import (  # noqa: F401
+from .ops.math_extra import truncatediv, truncatemod, scalar_mul  # noqa: F401
+from .ops.array_extra import (  # noqa: F401
     sort, argsort, repeat, roll, sequence_mask, slice, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update,
 )
-from .init_ops import constant_initializer, zeros_initializer, ones_initializer  # noqa: F401
-from .indexed_slices import IndexedSlices  # noqa: F401
-from .custom_gradient import custom_gradient, recompute_grad  # noqa: F401
-from .module import Module, name_scope  # noqa: F401
-from .printing import print_ as print, get_logger  # noqa: F401,A001
-from .function import function, executing_eagerly, TensorSpec, config  # noqa: F401
+from .ops.init_ops import constant_initializer, zeros_initializer, ones_initializer  # noqa: F401
+from .engine.indexed_slices import IndexedSlices  # noqa: F401
+from .engine.custom_gradient import custom_gradient, recompute_grad  # noqa: F401
+from .framework.module import Module, name_scope  # noqa: F401
+from .framework.printing import print_ as print, get_logger  # noqa: F401,A001
+from .framework.function import function, executing_eagerly, TensorSpec, config  # noqa: F401
 from . import math, nn  # noqa: F401
-from .math_special import complex  # noqa: F401,A001
-from . import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
+from .ops.math_special import complex  # noqa: F401,A001
+from .ops import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
 
 newaxis = None
 

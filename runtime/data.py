@@ -16,9 +16,9 @@ import random as pyrandom
 
 import numpy as np
 
-from . import errors, nest
-from .philox import Philox
-from .tensor import TensorShape, _TensorBase, _wrap, as_dtype, convert_to_tensor, int64
+from .engine import errors, nest
+from .ops.philox import Philox
+from .engine.tensor import TensorShape, _TensorBase, _wrap, as_dtype, convert_to_tensor, int64
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
 
@@ -68,7 +68,7 @@ def _check_state(state, new):
 
 
 def _spec_of(element):
-    from .function import TensorSpec
+    from .framework.function import TensorSpec
     return nest.map_structure(lambda t: TensorSpec(tuple(t.shape), t.dtype), element)
 
 
@@ -429,12 +429,12 @@ def _dims(shape):
 
 
 def _with_shape(spec, shape):
-    from .function import TensorSpec
+    from .framework.function import TensorSpec
     return TensorSpec(shape, spec.dtype, spec.name)
 
 
 def _slice_spec(structure):
-    from .function import TensorSpec
+    from .framework.function import TensorSpec
     return lambda: nest.map_structure(lambda t: TensorSpec(tuple(t.shape)[1:], t.dtype), structure)
 
 

@@ -5,8 +5,8 @@ come with one :class:`GradientExplanationWarning` naming the source, the cause a
 ``file:line`` where the chain broke.  Off by default: output stays identical to TensorFlow's.
 """
 
-from .explain import GradientExplanationWarning, enabled as gradient_explanations_enabled  # noqa: F401
-from . import explain as _explain
+from .engine.explain import GradientExplanationWarning, enabled as gradient_explanations_enabled  # noqa: F401
+from .engine import explain as _explain
 
 __all__ = ["enable_gradient_explanations", "disable_gradient_explanations",
            "gradient_explanations_enabled", "GradientExplanationWarning"]

@@ -9,11 +9,11 @@ triangle it reads, cholesky's is symmetric).  TF's own result layouts are kept: 
 
 import numpy as np
 
-from . import errors
-from .math_ops import _conj_if, _t, _np, matmul, matvec, norm, tensordot, einsum, transpose as _transpose  # noqa: F401
-from .math_ops import global_norm, l2_normalize, eye  # noqa: F401
+from .engine import errors
+from .ops.math_ops import _conj_if, _t, _np, matmul, matvec, norm, tensordot, einsum, transpose as _transpose  # noqa: F401
+from .ops.math_ops import global_norm, l2_normalize, eye  # noqa: F401
 from .rules.registry import alias
-from .tensor import apply
+from .engine.tensor import apply
 
 __all__ = ["matmul", "matvec", "inv", "det", "slogdet", "logdet", "solve", "cholesky", "trace",
            "diag_part", "diag", "norm", "tensordot", "einsum", "matrix_transpose", "eye",

@@ -2,19 +2,19 @@
 
 import numpy as np
 
-from . import errors
-from .math_ops import (  # noqa: F401  (re-exported TF names)
+from .engine import errors
+from .ops.math_ops import (  # noqa: F401  (re-exported TF names)
     _t, _np, _axis, where, exp, sqrt, tanh, sigmoid, softplus, erf, maximum, minimum, abs,
     reduce_sum, log_sigmoid, softsign, l2_normalize, zeros_like, convert_to_tensor, gather, rsqrt,
     cast,
 )
-from .math_extra import top_k  # noqa: F401
-from .convolution import (  # noqa: F401
+from .ops.math_extra import top_k  # noqa: F401
+from .ops.convolution import (  # noqa: F401
     conv2d, depthwise_conv2d, separable_conv2d, max_pool2d, max_pool, avg_pool2d, avg_pool, conv1d, max_pool1d,
     avg_pool1d)
 from .rules import activations as _act
 from .rules import nn as _nnrules
-from .tensor import apply, _TensorBase
+from .engine.tensor import apply, _TensorBase
 
 __all__ = [
     "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh",
@@ -52,9 +52,10 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(features, name=None):
+    """scale * (x for x >= 0, alpha * (exp(x) - 1) otherwise): at 0 the slope is scale, as TF's."""
     x = _t(features)
     neg = apply(np.expm1, (minimum(x, 0.0),)) * _SELU_ALPHA
-    return where(np.asarray(x._value) > 0, x, neg) * _SELU_SCALE
+    return where(np.asarray(x._value) >= 0, x, neg) * _SELU_SCALE
 
 
 def gelu(features, approximate=False, name=None):

@@ -6,8 +6,8 @@ reproducible run to run, but does not draw the same values TensorFlow would.
 
 import numpy as np
 
-from .math_ops import _np, _shape
-from .tensor import _wrap, as_dtype, float32
+from .ops.math_ops import _np, _shape
+from .engine.tensor import _wrap, as_dtype, float32
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical",
            "stateless_normal", "stateless_uniform", "Generator"]

@@ -8,7 +8,7 @@ As in TensorFlow, ``fft``/``ifft`` need complex input and ``rfft`` real input.
 
 import numpy as np
 
-from .math_ops import _np, _t
+from .ops.math_ops import _np, _t
 from .rules.registry import alias
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d",

@@ -16,6 +16,8 @@ the core IR's contract: core/ir.py; tests/transpiler/test_layers.py checks it):
     core/      ir, context, errors, callables (hooks the surface registers for the layers below)
 """
 
+from runtime._version import __version__
+
 from .api import differentiate, grad, jvp, value_and_grad, vjp
 from .core.errors import TranspileError, ZeroGradientWarning
 from .higher import hessian, hvp, jacobian

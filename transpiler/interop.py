@@ -6,7 +6,7 @@ Variable, the call goes through :func:`call`:
 * **outside any tape** the function runs on the plain numpy values and its outputs come
   back wrapped as Tensors (numpy in, numpy out; tensors in, tensors out);
 * **inside a recording tape** the call is recorded as *one* primitive with
-  :func:`runtime.tensor.apply` -- the same recording API every numpy primitive uses.  The
+  :func:`runtime.engine.tensor.apply` -- the same recording API every numpy primitive uses.  The
   primitive is a :class:`runtime.rules.registry.Rule` built once per function and argument
   structure: its ``impl`` runs the generated forward (``split.py``: numpy only, returning
   the value and exactly what the backward reads), and its VJP for each floating-point
@@ -46,9 +46,9 @@ without the speed-up).  That happens when
 
 import numpy as np
 
-from runtime.custom_gradient import _Cotangent, _slot_vjp
+from runtime.engine.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
-from runtime.tensor import _TensorBase, _state, apply
+from runtime.engine.tensor import _TensorBase, _state, apply
 
 from .core.errors import TranspileError, Unresolved
 from .analysis.signature import cast_like, specialisation
@@ -209,7 +209,7 @@ def _recorded_jvp(t, wrt, pos, kw, out, seeds):
     """J v as ops the other recorders can differentiate: the VJP u -> J^T u is linear in u, so
     J v is its own VJP at any u with cotangent v (the double-backward trick).  J^T u is the
     generated gradient recorded as one op, whose derivatives the transpiler generates too."""
-    from runtime.tape import GradientTape
+    from runtime.engine.tape import GradientTape
 
     gen = t.get(wrt[0] if len(wrt) == 1 else wrt, False)
     u = tensor(np.zeros(np.shape(out._value), dtype=out._value.dtype))
@@ -300,7 +300,7 @@ class _Entry:
             return as_array(out)
 
         def primitive(*args, **kwargs):  # the key under which the Rule is registered
-            raise RuntimeError("internal: called only through runtime.tensor.apply")
+            raise RuntimeError("internal: called only through runtime.engine.tensor.apply")
 
         primitive.__qualname__ = primitive.__name__ = f"{name}[generated]"
         self.primitive = primitive
@@ -428,7 +428,7 @@ def _pick(n, k):
     fn = _PICKS.get(key)
     if fn is None:
         def pick(hub, **kwargs):
-            raise RuntimeError("internal: called only through runtime.tensor.apply")
+            raise RuntimeError("internal: called only through runtime.engine.tensor.apply")
 
         def impl(hub, **kwargs):
             return kwargs[_KW].outs[k]

@@ -6,7 +6,7 @@ import types
 
 import numpy as np
 
-from runtime.tensor import Tensor, Variable, _TensorBase
+from runtime.engine.tensor import Tensor, Variable, _TensorBase
 
 __all__ = ["has_tensor", "contains_tensor", "values", "wrap_out", "tensor", "is_float_tensor", "as_array",
            "reads_variables"]

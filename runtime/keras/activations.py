@@ -19,13 +19,31 @@ def linear(x):
 
 
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """Keras 3's composition, so that x at ``threshold`` or at ``max_value`` gets its gradient
+    (0 at the threshold, 0 at max_value 6 (relu6), 1 at another max_value (a clip's bound))."""
     x = _t(x)
     if negative_slope == 0.0 and max_value is None and threshold == 0.0:
         return _prim.relu(x)
-    y = np.where(x > threshold, x, negative_slope * (x - threshold) if negative_slope else np.zeros_like(x))
-    if max_value is not None:
-        y = np.minimum(y, max_value)
+    if negative_slope != 0.0 and max_value is None and threshold == 0.0:
+        return leaky_relu(x, negative_slope)
+    negative_part = _prim.relu(threshold - x) if negative_slope != 0.0 else None
+    clip_max = max_value is not None
+    if threshold != 0.0:
+        y = np.where(x > threshold, x, np.zeros_like(x))
+    elif max_value == 6:
+        y, clip_max = _nn().relu6(x), False
+    else:
+        y = _prim.relu(x)
+    if clip_max:
+        y = np.clip(y, 0.0, max_value)
+    if negative_part is not None:
+        y = y - negative_slope * negative_part
     return y
+
+
+def _nn():
+    from .. import nn
+    return nn
 
 
 def leaky_relu(x, negative_slope=0.2):
@@ -60,8 +78,7 @@ def elu(x, alpha=1.0):
 
 
 def selu(x):
-    alpha, scale = 1.6732632423543772, 1.0507009873554805
-    return scale * elu(x, alpha)
+    return _nn().selu(_t(x))
 
 
 def silu(x):

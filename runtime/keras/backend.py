@@ -18,7 +18,7 @@ import numpy as np
 
 from ..rules import registry
 from ..rules.shape import cast as _cast
-from ..tensor import Tensor, Variable, _TensorBase, constant
+from ..engine.tensor import Tensor, Variable, _TensorBase, constant
 
 _FLOATX = "float32"
 _EPSILON = 1e-7

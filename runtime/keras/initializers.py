@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from . import backend
-from ..tensor import constant
+from ..engine.tensor import constant
 
 _TRUNC_STD = 0.87962566103423978  # std of a standard normal truncated to [-2, 2]
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import activations, backend, initializers, regularizers
 from .backend import KerasVariable, _scopes
-from ..tensor import TensorShape, Variable, _TensorBase, constant
+from ..engine.tensor import TensorShape, Variable, _TensorBase, constant
 
 __all__ = ["Layer", "InputLayer", "Input", "KerasTensor", "Dense", "Flatten", "Reshape", "Dropout", "Activation"]
 

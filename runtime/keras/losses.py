@@ -10,7 +10,7 @@ Loss objects reduce with ``'sum_over_batch_size'`` (the mean) by default.
 import numpy as np
 
 from ..rules import activations as _prim
-from ..tensor import _TensorBase, constant
+from ..engine.tensor import _TensorBase, constant
 from . import backend
 
 _EPS = backend.epsilon()
@@ -77,8 +77,9 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
-        # max(x, 0) - x * z + log(1 + exp(-|x|)), stable for any logit
-        per = _prim.relu(y_pred) - y_pred * y_true + np.log1p(np.exp(-np.abs(y_pred)))
+        # as Keras on TF: its gradient is sigmoid(x) - z everywhere, a logit of exactly 0 included
+        from .. import nn
+        per = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
         p = np.clip(y_pred, _EPS, 1.0 - _EPS)
         per = -(y_true * np.log(p) + (1.0 - y_true) * np.log(1.0 - p))

@@ -7,7 +7,7 @@ values and are never recorded on a tape.
 import numpy as np
 
 from . import backend, losses
-from ..tensor import constant
+from ..engine.tensor import constant
 
 
 def _np(x):

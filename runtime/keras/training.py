@@ -21,8 +21,8 @@ import warnings
 import numpy as np
 
 from . import backend, losses as losses_mod, metrics as metrics_mod, optimizers as optimizers_mod
-from ..tape import GradientTape
-from ..tensor import _TensorBase
+from ..engine.tape import GradientTape
+from ..engine.tensor import _TensorBase
 
 
 class History:

@@ -21,7 +21,7 @@ import numpy as np
 
 from .registry import define, nondifferentiable, primitive
 from .support import (CONTAINER_ARITHMETIC, Grads, _adds_by_slot, _length, _slots, broadcast_like,  # noqa: F401
-                      is_basic_index, item_array, scatter_add, unbroadcast)
+                      is_basic_index, item_array, scatter_add, take_part, take_part_vjp_g, unbroadcast)
 
 __all__ = ["Grads", "setitem", "append_at", "concat", "repeat", "merge", "take", "assign_slice_", "keys_of", "slot",
            "zero_grad", "zeros_tree", "ones_tree",
@@ -387,23 +387,6 @@ def take(x, start, stop, step):
     return x[start:stop:step]
 
 
-def _positions(x, start, stop, step):
-    return range(len(x))[start:stop:step]
-
-
-@primitive
-def take_part(g, x, start, stop, step):
-    """The cotangent of ``x`` in ``x[start:stop:step]`` from the slice's cotangent ``g``."""
-    if not _is_seq(x):
-        return scatter_add(g, x, slice(start, stop, step))
-    positions = _positions(x, start, stop, step)
-    out = Grads()
-    out.length = len(x)
-    for key, value in _slots(g):
-        out[positions[int(key)]] = value        # (slice positions are distinct)
-    return out
-
-
 def take_vjp(g, ans, x, start, stop, step):
     return take_part(g, x, start, stop, step)
 
@@ -412,22 +395,8 @@ def take_jvp(t, ans, x, start, stop, step):
     return take(t, start, stop, step)
 
 
-def take_part_vjp_g(h, ans, g, x, start, stop, step):
-    if not _is_seq(x):
-        return h[start:stop:step]
-    parts = dict(_slots(h))
-    out = Grads({j: parts[p] for j, p in enumerate(_positions(x, start, stop, step)) if p in parts})
-    out.length = len(_positions(x, start, stop, step))
-    return out
-
-
-def take_part_jvp_g(t, ans, g, x, start, stop, step):
-    return take_part(t, x, start, stop, step)
-
-
 define(take, vjp=(take_vjp, None, None, None), jvp=(take_jvp, None, None, None))
 take.linear_in = (0,)
-define(take_part, vjp=(take_part_vjp_g, None, None, None, None), jvp=(take_part_jvp_g, None, None, None, None))
 
 
 # --- `x[i:j:k] = v` where x may be a list (a slice assignment may change its length) ----------

@@ -19,8 +19,11 @@ numpy calls only; run on ``runtime.Tensor`` arguments it records itself on activ
 which is what makes higher derivatives work.
 """
 
+import importlib
+import sys
+
 __all__ = ["Rule", "define", "nondifferentiable", "lookup", "primitive", "RULES", "Alias", "alias",
-           "ALIASES", "alias_for", "add_alias_hook", "COMPOSITES"]
+           "ALIASES", "alias_for", "add_alias_hook", "COMPOSITES", "FAMILIES", "load_all"]
 
 
 class Rule:
@@ -74,12 +77,19 @@ def define(fns, vjp=(), jvp=(), name=None, impl=None):
         differentiable=True,
         impl=impl or getattr(first, "raw", first),
     )
+    _register(fns, rule)
+    return rule
+
+
+def _register(fns, rule):
+    family = _registrar()
     for fn in fns:
         RULES[_key(fn)] = rule
+        REGISTERED_IN[_key(fn)] = family
         raw = getattr(fn, "raw", None)
         if raw is not None:
             RULES[_key(raw)] = rule
-    return rule
+            REGISTERED_IN[_key(raw)] = family
 
 
 def nondifferentiable(*fns):
@@ -89,19 +99,85 @@ def nondifferentiable(*fns):
     the transpiler treats their results as constants.
     """
     for fn in fns:
-        rule = Rule(fn, _name_of(fn), (), (), False, getattr(fn, "raw", fn))
-        RULES[_key(fn)] = rule
-        raw = getattr(fn, "raw", None)
-        if raw is not None:
-            RULES[_key(raw)] = rule
+        _register((fn,), Rule(fn, _name_of(fn), (), (), False, getattr(fn, "raw", fn)))
 
 
 def lookup(fn):
-    """The Rule for ``fn``, or None when ``fn`` is not a known primitive."""
+    """The Rule for ``fn``, or None when ``fn`` is not a known primitive (its family's module is
+    imported here the first time one of its callables is looked up)."""
     try:
-        return RULES.get(_key(fn))
+        rule = RULES.get(_key(fn))
     except TypeError:  # unhashable callable
         return None
+    if rule is None:
+        family = _family_of(fn)
+        if family is not None:
+            importlib.import_module(family)
+            rule = RULES.get(_key(fn))
+    return rule
+
+
+# --- families: the modules of rules, each imported when one of its rules is first needed -------
+
+FAMILIES = ("support", "arithmetic", "elementwise", "trig", "selection", "complexes", "activations",
+            "reductions", "nanreductions", "statistics", "shape", "arrange", "joining", "products",
+            "sorting", "selecting", "polynomials", "arrayapi", "emath", "calculus", "pymath",
+            "pyspecial", "nondiff", "special", "nn", "conv", "linalg", "fft", "gather", "containers",
+            "tuples", "inplace", "adjoint_helpers")
+"""Every module of this package that registers rules (``load_all`` imports them in this order)."""
+
+REGISTERED_IN = {}
+"""primitive callable -> the module whose ``define`` / ``nondifferentiable`` registered it."""
+
+
+def load_all():
+    """Import every family, so ``RULES`` holds every rule (for code that enumerates them: the
+    primitives table, the registry tests).  Lookups do not need it."""
+    for family in FAMILIES:
+        importlib.import_module(f"{__package__}.{family}")
+
+
+def _registrar():
+    """The module registering a rule: the first caller outside this module and ``forms``."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__") in _OWN:
+        frame = frame.f_back
+    return frame.f_globals.get("__name__") if frame is not None else None
+
+
+_OWN = {__name__, f"{__package__}.forms"}
+
+_UNRESOLVED = None
+"""module name -> {attribute path: family}: the index's callables not yet found (their module
+was not imported when last looked for); ``_FOUND`` holds the ones found: callable -> family."""
+_FOUND = {}
+
+
+def _family_of(fn):
+    """The family module registering ``fn`` according to ``index.CALLABLES``, or None.  Index
+    entries are resolved against modules already imported (never importing one to look)."""
+    global _UNRESOLVED
+    if _UNRESOLVED is None:
+        from .index import CALLABLES as index
+        _UNRESOLVED = {}
+        for family, names in index.items():
+            for qualified in names:
+                module, _, path = qualified.partition(":")
+                _UNRESOLVED.setdefault(module, {})[path] = f"{__package__}.{family}"
+    try:
+        family = _FOUND.get(fn)
+    except TypeError:
+        return None
+    if family is None and _UNRESOLVED:
+        for module in [m for m in _UNRESOLVED if m in sys.modules]:
+            for path, fam in _UNRESOLVED.pop(module).items():
+                obj = sys.modules[module]
+                for part in path.split("."):
+                    obj = getattr(obj, part, None)
+                if obj is not None:
+                    _FOUND[obj] = fam
+        family = _FOUND.get(fn)
+    return family
 
 
 class Alias:

@@ -389,11 +389,46 @@ def scatter_into_container(g, x, idx):
     """``scatter_add`` for a list, tuple or dict ``x``: a Grads with ``g`` at slot ``idx`` (for a
     slice, ``g``'s slots at the positions the slice took: ``l[1:]`` of a list passed in)."""
     if isinstance(x, (list, tuple)) and isinstance(idx, slice):
-        from .containers import take_part
         return take_part(g, x, idx.start, idx.stop, idx.step)
     out = Grads({_container_slot(x, idx): g})
     out.length = _length(x)
     return out
+
+
+# `l[i:j:k]` of a list or tuple is containers.take; the cotangent of l is made here, next to
+# scatter_add, which it is for an array (and which calls it for a list's slice).
+
+def _positions(x, start, stop, step):
+    return range(len(x))[start:stop:step]
+
+
+@primitive
+def take_part(g, x, start, stop, step):
+    """The cotangent of ``x`` in ``x[start:stop:step]`` from the slice's cotangent ``g``."""
+    if not isinstance(x, (list, tuple)):
+        return scatter_add(g, x, slice(start, stop, step))
+    positions = _positions(x, start, stop, step)
+    out = Grads()
+    out.length = len(x)
+    for key, value in _slots(g):
+        out[positions[int(key)]] = value        # (slice positions are distinct)
+    return out
+
+
+def take_part_vjp_g(h, ans, g, x, start, stop, step):
+    if not isinstance(x, (list, tuple)):
+        return h[start:stop:step]
+    parts = dict(_slots(h))
+    out = Grads({j: parts[p] for j, p in enumerate(_positions(x, start, stop, step)) if p in parts})
+    out.length = len(_positions(x, start, stop, step))
+    return out
+
+
+def take_part_jvp_g(t, ans, g, x, start, stop, step):
+    return take_part(t, x, start, stop, step)
+
+
+define(take_part, vjp=(take_part_vjp_g, None, None, None, None), jvp=(take_part_jvp_g, None, None, None, None))
 
 
 # --- einsum's sublist form ----------------------------------------------------------------------

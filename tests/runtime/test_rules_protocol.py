@@ -1,4 +1,4 @@
-"""numpy calls on tensors (runtime/protocol.py): what is recorded, what is refused rather than
+"""numpy calls on tensors (runtime/engine/protocol.py): what is recorded, what is refused rather than
 silently losing a gradient, and complex intermediates of real parameters."""
 
 import numpy as np

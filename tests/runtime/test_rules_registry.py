@@ -25,7 +25,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import runtime as tf
-from runtime.rules import RULES, lookup
+from runtime.rules import RULES, load_all, lookup
 from runtime.rules import __main__ as rules_main
 from tests.fd import assert_close
 from tests.runtime.rule_specs import COVERED_ELSEWHERE, all_specs
@@ -38,6 +38,7 @@ EPS = 1e-6
 def differentiable_rules():
     """The rule table of runtime/rules (not the rules tapes add at run time for transpiled functions
     and custom gradients)."""
+    load_all()
     return {r for r in RULES.values() if r.differentiable and _static(r)}
 
 

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from runtime import math_extra
+from runtime.ops import math_extra
 from runtime.rules.registry import nondifferentiable
 from runtime.rules.support import dtype_of
 

@@ -4,7 +4,7 @@ Generated code is numpy code, and a ``runtime`` op called on numpy arrays return
 so ``tf.reduce_sum(x, axis=1)`` cannot stay as it is.  This pass, run right after
 normalization, rewrites each ``tf`` call in one of three ways:
 
-* a primitive under another name (declared in ``runtime/aliases.py``, or in ``_ALIASES`` here):
+* a primitive under another name (declared in ``runtime/ops/aliases.py``, or in ``_ALIASES`` here):
   the primitive's call, ``np.sum(x, axis=1)``;
 * a composition (``tf.math.rsqrt``, ``tf.matmul(..., transpose_a=...)``, ``tf.nn.conv2d``,
   ``tf.shape``, ...): a call of its numpy twin in tfops.py, tfarrays.py, tflinalg.py or tfnn.py,
@@ -18,7 +18,8 @@ import inspect
 import numpy as np
 
 import runtime
-from runtime import array_extra, convolution, linalg, math_extra, math_ops as m, math_special, nn
+from runtime import linalg, nn
+from runtime.ops import array_extra, convolution, math_extra, math_ops as m, math_special
 from runtime.rules import nn as nnrules, special
 from runtime.rules.registry import Alias, alias_for, lookup
 
@@ -29,7 +30,7 @@ __all__ = ["rewrite_tf_calls", "replacement_of"]
 
 
 def _alias_table():
-    """``tf`` functions that are one primitive, beyond runtime/aliases.py's (the primitive must have a rule)."""
+    """``tf`` functions that are one primitive, beyond runtime/ops/aliases.py's (the primitive must have a rule)."""
     table = {}
 
     def alias(fn, canonical, positional, keywords=()):

@@ -3,12 +3,12 @@
 Convolution and pooling call the primitives of ``runtime.rules.conv`` -- the ones the tape
 records for ``tf.nn.conv2d`` and the pools -- with TF's ``strides``/``ksize``/``padding``
 arguments turned into explicit pairs by ``conv2d_config_``/``pool_config_``, which check them
-as ``runtime/convolution.py`` does and carry no gradient.
+as ``runtime/ops/convolution.py`` does and carry no gradient.
 """
 
 import numpy as np
 
-from runtime import convolution as _tfconv
+from runtime.ops import convolution as _tfconv
 from runtime.rules import activations, conv, special
 from runtime.rules import nn as nnrules
 from runtime.rules.registry import nondifferentiable

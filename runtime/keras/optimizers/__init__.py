@@ -17,7 +17,7 @@ Formulas (``lr`` the current learning rate, ``t`` the 1-based step):
 import numpy as np
 
 from .. import backend
-from ...tensor import _TensorBase
+from ...engine.tensor import _TensorBase
 from . import schedules
 from .schedules import LearningRateSchedule
 
@@ -153,7 +153,7 @@ class Optimizer:
 
     def minimize(self, loss, var_list, tape=None):
         """Compute gradients of ``loss`` (a callable, or a tensor recorded on ``tape``) and apply them."""
-        from ...tape import GradientTape
+        from ...engine.tape import GradientTape
         if callable(var_list) and not isinstance(var_list, (list, tuple)):
             var_list = var_list()
         var_list = list(var_list)

@@ -81,7 +81,7 @@ COVERED_ELSEWHERE = {
     # rule name -> "module::test" that checks it (container cotangents: Grads and item_arrays
     # that the finite-difference harness cannot perturb)
     "append_at": "tests.runtime.test_rules_containers::test_append_at_rules",
-    "make_complex": "tests.runtime.test_complex_second_order::test_tf_complex",   # a complex output
+    "make_complex": "tests.runtime.engine.test_complex_second_order::test_tf_complex",   # a complex output
     "builtins.tuple": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
     "builtins.list": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
     "slot": "tests.transpiler.test_containers_higher::test_helpers_have_rules_both_ways",

@@ -166,6 +166,6 @@ from runtime.rules.arithmetic import mul_no_nan  # noqa: E402
 
 @spec(mul_no_nan, argnums=(0, 1))
 def _mul_no_nan(draw, rng):
-    """Away from y == 0 (the case TF's gradient defines by convention: tests/runtime/test_tf_ops_more.py)."""
+    """Away from y == 0 (the case TF's gradient defines by convention: tests/runtime/ops/test_tf_ops_more.py)."""
     sx, sy = broadcast_shapes(draw)
     return [values(rng, sx), values(rng, sy, 0.2, 2, signed=True)], {}
