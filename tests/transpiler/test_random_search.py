@@ -5,7 +5,8 @@ Two generators:
 
 * numeric programs: the loop programs of test_random_loops.py (loops, branches, ``while``,
   ``break``/``continue``, early returns), whose new values and updates are widened here with
-  calls to helper functions (one raises on a branch that is never taken), an object's method,
+  calls to helper functions (one raises on a branch that is never taken, one appends to the
+  list it is given), an object's method,
   closures over live values, lists, dicts and tuple unpacking, ``try``/``except`` around code
   that does not raise, and ``assert``.  Each must match central finite differences in reverse
   mode and forward mode, and (every third) its Hessian-vector product too.
@@ -47,6 +48,10 @@ def mixed(u, b):
     return parts[0] + parts[1]
 
 
+def push(lst, v):
+    lst.append(v * 0.5)
+
+
 class Cell:
     def __init__(self, w):
         self.w = w
@@ -64,7 +69,7 @@ class Writer(loops.Writer):
 
     def new_value(self, indent, live):
         kind = self.draw(st.sampled_from(["plain", "plain", "call", "method", "closure", "list", "dict",
-                                          "unpack", "try"]))
+                                          "unpack", "try", "mutating call"]))
         if kind == "plain":
             return super().new_value(indent, live)
         b, c = self.pick(live), self.pick(live)
@@ -86,6 +91,11 @@ class Writer(loops.Writer):
             self.emit(indent, f"{lst} = [{b}, {c} * 0.5]")
             self.emit(indent, f"{lst}.append(np.cos({b}))")
             self.emit(indent, f"{v} = {lst}[0] * {lst}[-1] + {lst}[1]")
+        elif kind == "mutating call":          # a callee that changes its argument (the effects analysis)
+            lst = self.fresh("lst")
+            self.emit(indent, f"{lst} = [{b}]")
+            self.emit(indent, f"push({lst}, {c})")
+            self.emit(indent, f"{v} = {lst}[0] * {lst}[-1] + {lst}[-1]")
         elif kind == "dict":
             d = self.fresh("d")
             self.emit(indent, f"{d} = dict(p={b}, q=np.tanh({c}))")     # (no braces: render formats lines)
