@@ -7,8 +7,9 @@ other text.  Differentiating that text would give the derivative of another func
 error.  ``same_code(fn, text, filename)`` compiles the text as the function was compiled --
 inside scopes that give its free variables cells, inside its class (``super()``, private names),
 after the imports of its module (CPython calls a method of an imported name differently), with
-its ``__future__`` flags -- and looks for a code object equal to ``fn.__code__`` in bytecode,
-constants, names and signature (line numbers aside).
+its ``__future__`` flags, with its asserts rewritten when pytest rewrote its module -- and looks
+for a code object equal to ``fn.__code__`` in bytecode, constants, names and signature (line
+numbers aside).
 """
 
 import __future__
@@ -40,7 +41,11 @@ def same_code(fn, text, filename=None):
         pass
     want = _key(code)
     body = textwrap.dedent(text)
-    for wrapped in _wrappings(fn, body, _imported(fn, filename)):
+    rewritten = "@pytest_ar" in getattr(fn, "__globals__", {})     # pytest rewrote the module's asserts
+    texts = _wrappings(fn, body, _imported(fn, filename))
+    if rewritten:           # (code generated from it is compiled as it is: try both)
+        texts += [_as_pytest_did(t) for t in texts]
+    for wrapped in texts:
         try:
             module = compile(wrapped, "<adjoin source check>", "exec", flags=code.co_flags & _FUTURE,
                              dont_inherit=True)
@@ -53,6 +58,18 @@ def same_code(fn, text, filename=None):
                 pass
             return True
     return False
+
+
+def _as_pytest_did(text):
+    """``text`` as an AST with its asserts rewritten by pytest's import hook (which rewrites the
+    test modules it imports), so a function of a test module compiles to its running code."""
+    try:
+        from _pytest.assertion.rewrite import rewrite_asserts
+        tree = ast.parse(text)
+        rewrite_asserts(tree, text.encode())
+        return tree
+    except Exception:            # noqa: BLE001  (another pytest: compare the text as it is)
+        return text
 
 
 def _wrappings(fn, body, imported):
