@@ -80,25 +80,34 @@ class Reverse(ControlFlow, StatementAdjoints):
         """The default seed of one output; a nested tuple gets a tuple of them."""
         if isinstance(out, ast.Tuple):
             return ast.Tuple([self._ones_like(o) for o in out.elts], ast.Load())
-        if isinstance(out, ast.Name) and self._numpy_valued(out.id):
+        if not (isinstance(out, ast.Name) and self._may_hold_container(out.id, set())):
             return self.np_call("ones_like", out)
-        from runtime.rules.containers import ones_tree     # may hold a (ragged) list or a dict
+        from runtime.rules.containers import ones_tree     # a (ragged) list or a dict: ones in its shape
         return ast.Call(self.ctx.ref(ones_tree, "ones_tree"), [out], [])
 
-    def _numpy_valued(self, name):
-        """Is every value ``name`` is assigned an array or number: the result of a numpy function,
-        or of arithmetic no list takes (``-``, ``/``, ``**``, ``@``; ``+`` and ``*`` with a float)?"""
-        found = False
+    def _may_hold_container(self, name, seen):
+        """May ``name`` hold a list, tuple or dict (as a returned value: np.ones_like needs one
+        array shape)?  Yes when it is indexed or built as one, or comes from a call or an op the
+        analysis does not know; copies are followed."""
+        if name in seen:
+            return False
+        seen.add(name)
+        if name in self.indexed():
+            return True
         for s in walk_assigns(self.core.body):
-            if s.targets[0].id == name:
-                op = self.info.ops[id(s)]
-                if op.kind != "prim" or not (
-                        isinstance(op.fn, np.ufunc) or (getattr(op.fn, "__module__", None) or "").startswith("numpy")
-                        or op.fn in _NO_LIST or op.fn in (operator.add, operator.mul) and any(
-                            isinstance(a, ast.Constant) and type(a.value) is float for a in op.args)):
-                    return False
-                found = True
-        return found
+            if s.targets[0].id != name:
+                continue
+            op = self.info.ops[id(s)]
+            if op.kind == "copy":
+                if isinstance(op.args[0], ast.Name) and self._may_hold_container(op.args[0].id, seen):
+                    return True
+            elif op.kind in ("tuple", "call", "unknown", "pop") or op.kind in ("prim", "nondiff") and \
+                    (getattr(op.fn, "__module__", None) or "").startswith(("runtime.rules.containers", "builtins")):
+                return True
+            elif op.fn in (operator.add, operator.mul) and any(    # `l + m`, `l * 2` on lists
+                    isinstance(a, ast.Name) and self._may_hold_container(a.id, seen) for a in op.args):
+                return True
+        return False
 
     def _output_seeds(self, out, seed):
         """(output name, its seed expression) pairs; nested tuples (a generated forward's
@@ -227,9 +236,6 @@ class Reverse(ControlFlow, StatementAdjoints):
             from ..analysis.containers import indexed_names
             self._indexed = indexed_names(self.core, self.info)
         return self._indexed
-
-
-_NO_LIST = (operator.sub, operator.truediv, operator.pow, operator.neg, operator.matmul, operator.pos)
 
 
 def function_def(name, args, body, lineno, located=True):
