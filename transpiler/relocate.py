@@ -48,7 +48,13 @@ def located(exc):
         return exc
     for frame, lasti, lineno in reversed(entries[:inner + 1]):
         tail = types.TracebackType(tail, frame, lasti, lineno)
-    return exc.with_traceback(tail)
+    exc.with_traceback(tail)
+    # the new frame's caller is this frame, which the traceback keeps: drop what it holds, or the
+    # exception would hold itself (and the gradient's frames, checkpointed loops among them)
+    # until the cyclic collector runs
+    box = [exc]
+    del exc, tail, entries, frame, tb
+    return box.pop()
 
 
 def _user_place(filename, lineno):
@@ -71,20 +77,22 @@ def _user_place(filename, lineno):
 def _frame_at(exc, filename, lineno, name):
     """A traceback entry whose frame is at ``filename:lineno`` in a function called ``name``
     (what a traceback prints there is the user's own line, read from the file)."""
+    box = []
     try:
         code = compile("\n" * (lineno - 1) + "raise __adjoin_exc", filename, "exec")
         code = code.replace(co_name=name)
         exec(code, {"__adjoin_exc": exc})
     except BaseException as e:       # noqa: BLE001  (the exception itself, raised there)
-        if e is not exc:
-            return None
-        tb = e.__traceback__
-        while tb is not None and tb.tb_frame.f_code is not code:
-            tb = tb.tb_next
-        if tb is not None:
-            tb.tb_next = None
-        return tb
-    return None
+        if e is exc:
+            tb = e.__traceback__
+            while tb is not None and tb.tb_frame.f_code is not code:
+                tb = tb.tb_next
+            if tb is not None:
+                tb.tb_next = None
+                box.append(tb)
+            del tb
+    del exc, code           # (as in located: this frame stays, as the new frame's caller)
+    return box.pop() if box else None
 
 
 def user_line(node, code, line, parsed):
