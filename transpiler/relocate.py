@@ -77,11 +77,11 @@ def _user_place(filename, lineno):
 def _frame_at(exc, filename, lineno, name):
     """A traceback entry whose frame is at ``filename:lineno`` in a function called ``name``
     (what a traceback prints there is the user's own line, read from the file)."""
-    box = []
+    box, namespace = [], {"__adjoin_exc": exc}
     try:
         code = compile("\n" * (lineno - 1) + "raise __adjoin_exc", filename, "exec")
         code = code.replace(co_name=name)
-        exec(code, {"__adjoin_exc": exc})
+        exec(code, namespace)
     except BaseException as e:       # noqa: BLE001  (the exception itself, raised there)
         if e is exc:
             tb = e.__traceback__
@@ -91,6 +91,7 @@ def _frame_at(exc, filename, lineno, name):
                 tb.tb_next = None
                 box.append(tb)
             del tb
+    namespace.clear()       # the new frame's globals
     del exc, code           # (as in located: this frame stays, as the new frame's caller)
     return box.pop() if box else None
 
