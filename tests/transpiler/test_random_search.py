@@ -195,6 +195,14 @@ def _judge(run, source, filename, what):
 _SEEN = {"programs": 0, "refused": 0, "bodies": 0, "bodies run": 0, "bodies refused": 0, "bodies raised": 0}
 
 
+def _progress():
+    """With ADJOIN_SEARCH_LOG=path, the counts so far are written there after every program."""
+    path = os.environ.get("ADJOIN_SEARCH_LOG")
+    if path:
+        with open(path, "w") as fh:
+            fh.write(f"{_SEEN}\n")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _counts():
     """With -s, the counts of what the search met (programs, located refusals)."""
@@ -213,6 +221,7 @@ def test_random_numeric_program(program):
     source = HELPERS + loops.render(lines, [f"{v} {op} {t!r}" for (v, op), t in zip(conds, thresholds)])
     fn, filename = _build(source)
     _SEEN["programs"] += 1
+    _progress()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         d = _judge(lambda: differentiate(fn, wrt=(0, 1)), source, filename, "decorate")
@@ -282,6 +291,7 @@ def test_random_syntax_bodies(body_strategy):
             return
         x = 0.3
         _SEEN["bodies"] += 1
+        _progress()
         value, raised = _primal(fn, x)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
