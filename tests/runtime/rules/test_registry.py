@@ -72,3 +72,31 @@ def test_lookup_of_an_unknown_callable_is_none():
     assert lookup(lambda x: x) is None
     assert lookup(np.ndarray.copy) is None or lookup(np.ndarray.copy).fn is not None
     assert lookup([]) is None          # unhashable
+
+
+LIGHT = """
+import json, sys, types
+import numpy as np
+package = types.ModuleType("runtime")      # runtime.rules alone, without the tf namespace above it
+package.__path__ = [{root!r} + "/runtime"]
+sys.modules["runtime"] = package
+import runtime.rules as rules
+loaded = lambda: sorted(m for m in sys.modules if m.startswith("runtime.rules."))
+after_import = loaded()
+rule = rules.lookup(np.sin)
+print(json.dumps([after_import, loaded(), rule.name]))
+"""
+
+
+def test_importing_the_rules_loads_no_family_and_a_lookup_loads_its_own():
+    import json
+    import os
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    out = subprocess.run([sys.executable, "-c", LIGHT.format(root=root)], capture_output=True, text=True,
+                         check=True, cwd=root).stdout
+    after_import, after_lookup, name = json.loads(out)
+    assert after_import == ["runtime.rules.registry"]
+    assert name == "np.sin" and "runtime.rules.trig" in after_lookup
+    assert not any(m.startswith(("runtime.rules.linalg", "runtime.rules.fft", "runtime.rules.containers"))
+                   for m in after_lookup)
