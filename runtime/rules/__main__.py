@@ -2,7 +2,8 @@
 ``python -m runtime.rules --index``: rewrites ``index.py``, which says which family module
 registers each callable (so a lookup imports only that family).
 
-The README's "Supported primitives" section is the table (a test keeps them equal).  Rules
+The documentation's primitives page (docs/reference/primitives.md) ends with the table (a test keeps
+them equal).  Rules
 registered only on newer Python or numpy versions are listed with the version they need, so
 the table is the same wherever it is generated; the index keeps the entries it cannot resolve
 here for the same reason.
