@@ -142,10 +142,10 @@ FAMILIES = ("support", "arithmetic", "elementwise", "trig", "selection", "comple
             "reductions", "nanreductions", "statistics", "shape", "arrange", "joining", "products",
             "sorting", "selecting", "polynomials", "arrayapi", "emath", "calculus", "pymath",
             "pyspecial", "nondiff", "special", "nn", "conv", "linalg", "fft", "gather", "containers",
-            "tuples", "inplace", "adjoint_helpers", "scipy_special", "scipy_signal")
+            "tuples", "inplace", "adjoint_helpers", "scipy_special", "scipy_signal", "scipy_linalg")
 """Every module of this package that registers rules (``load_all`` imports them in this order)."""
 
-NEEDS = {"scipy_special": "scipy", "scipy_signal": "scipy"}
+NEEDS = {"scipy_special": "scipy", "scipy_signal": "scipy", "scipy_linalg": "scipy"}
 """Families that need an optional package (an extra): ``load_all`` skips them when it is missing."""
 
 REGISTERED_IN = {}
