@@ -27,7 +27,7 @@ from .backend.release import without_releases
 from .core.astutil import copy_ast
 from .core.ir import MISSING
 from .core.once import GENERATING
-from .frontend import sugar
+from .frontend.control import blocks
 from .modes import floats as _floats
 from .relocate import user_level, user_line
 
@@ -97,7 +97,7 @@ class _Jitted:
         run = self.dispatcher
         if values:
             run = lambda *args, **kwargs: self.dispatcher(*values, *args, **kwargs)   # noqa: E731
-        self.compiled = sugar.guard(run, gen.ctx)
+        self.compiled = blocks.guard(run, gen.ctx)
         self.failed = False
 
     def __call__(self, *args, **kwargs):

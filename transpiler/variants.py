@@ -15,7 +15,7 @@ from .core.errors import Unresolved
 from .core.depth import depth, room_for
 from .core.once import GENERATING, once
 from .core.same_code import same_code
-from .frontend.parsing import parse_function
+from .frontend.source.parsing import parse_function
 from .modes import floats as _floats
 from .modes.split import transform_split
 from .generate import transform
