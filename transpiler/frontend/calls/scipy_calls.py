@@ -25,10 +25,10 @@ import types
 
 import numpy as np
 
-from ..core.astutil import walk
-from ..core.callables import register_twins
-from ..core.errors import Unresolved
-from .traversal import Transformer
+from ...core.astutil import walk
+from ...core.callables import register_twins
+from ...core.errors import Unresolved
+from ..traversal import Transformer
 
 __all__ = ["rewrite", "twin_of"]
 

@@ -11,7 +11,7 @@ pytest.importorskip("scipy")
 
 from tests.fd import assert_close  # noqa: E402
 from tests.runtime.scipy.twin_specs import SPECS  # noqa: E402
-from tests.transpiler import scipy_programs as programs  # noqa: E402
+from tests.transpiler.frontend.calls import scipy_programs as programs  # noqa: E402
 from tests.transpiler.test_rules_transpiled import check  # noqa: E402
 from transpiler import TranspileError, differentiate, grad, hvp, jvp  # noqa: E402
 
