@@ -3,13 +3,16 @@
 The passes walk the AST recursively (visitors, copies, the printer), a few frames per level
 of nesting.  CPython compiles expressions nested far deeper than its default recursion limit
 lets such a walk go (a sum of 1,000 terms is a chain 1,000 deep), and what CPython runs adjoin
-must read.  ``room_for(levels)`` raises the recursion limit, for the time a transformation
-takes, to what an AST ``levels`` deep (``depth``) needs, and puts it back after; shallow
-functions change nothing.
+must read.  ``room_for(levels)`` raises the recursion limit to what an AST ``levels`` deep
+(``depth``) needs.  Shallow functions change nothing: the limit is process-wide, and on
+CPython 3.11 changing it while another thread parses or compiles breaks that thread
+("AST constructor recursion depth mismatch").  For the same reason a raised limit is never
+lowered again, and raising it is serialised.
 """
 
 import contextlib
 import sys
+import threading
 
 __all__ = ["depth", "room_for"]
 
@@ -39,16 +42,15 @@ def _stack_depth():
     return n
 
 
+_raising = threading.Lock()
+
+
 @contextlib.contextmanager
 def room_for(levels):
     """Run the block with a recursion limit high enough to walk an AST ``levels`` deep."""
-    old = sys.getrecursionlimit()
-    need = _stack_depth() + FRAMES_PER_LEVEL * levels + MARGIN
-    if need <= old:
-        yield
-        return
-    sys.setrecursionlimit(need)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
+    if FRAMES_PER_LEVEL * levels > sys.getrecursionlimit() // 2:
+        need = _stack_depth() + FRAMES_PER_LEVEL * levels + MARGIN
+        with _raising:
+            if need > sys.getrecursionlimit():
+                sys.setrecursionlimit(need)
+    yield
