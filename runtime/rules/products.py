@@ -182,29 +182,48 @@ def kron_jvp_b(t, ans, a, b):
 define(np.kron, vjp=(kron_vjp_a, kron_vjp_b), jvp=(kron_jvp_a, kron_jvp_b))
 
 
-# np.cross of 3-vectors along the last axis: d<g, a x b>/da = b x g, d/db = g x a.
-def cross_axes(a, b, axisa, axisb, axisc, axis):
-    if (axisa, axisb, axisc, axis) != (-1, -1, -1, None) or shape_of(a)[-1] != 3 or shape_of(b)[-1] != 3:
-        raise NotImplementedError("np.cross derivatives support 3-vectors along the default (last) "
-                                  "axis only; np.moveaxis the vectors to the last axis first")
+# np.cross(a, b, axisa, axisb, axisc, axis): the vectors of a (along axisa) and b (along axisb)
+# broadcast against each other; the result's vectors lie along axisc (``axis`` sets all three).
+# It is bilinear: the JVP is np.cross itself with one operand replaced by its tangent, and
+# d<g, a x b>/da = b x g, d/db = g x a on 3-vectors.  2-vectors count as 3-vectors with a zero
+# third component; when both are 2-vectors the result is that third component alone (no axis).
+def cross_cotangent_vectors(g, a, b, axisa, axisb, axisc, axis):
+    """(a's vectors, b's vectors, g's 3-vectors, a's vector axis, b's), each vector along the last axis."""
+    if axis is not None:
+        axisa, axisb, axisc = axis, axis, axis
+    va, vb = np.moveaxis(a, axisa, -1), np.moveaxis(b, axisb, -1)
+    if shape_of(va)[-1] == 2 and shape_of(vb)[-1] == 2:
+        gv = np.stack([np.zeros_like(g), np.zeros_like(g), g], axis=-1)
+    else:
+        gv = np.moveaxis(g, axisc, -1)
+    return va, vb, gv, axisa, axisb
+
+
+def as_3_vectors(v):
+    """Vectors along the last axis with a zero third component appended to 2-vectors."""
+    if shape_of(v)[-1] == 3:
+        return v
+    return np.concatenate([v, np.zeros_like(v[..., :1])], axis=-1)
 
 
 def cross_vjp_a(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    cross_axes(a, b, axisa, axisb, axisc, axis)
-    return unbroadcast(np.cross(b, g), a)
+    va, vb, gv, axisa, axisb = cross_cotangent_vectors(g, a, b, axisa, axisb, axisc, axis)
+    da = np.cross(as_3_vectors(vb), gv)[..., :shape_of(va)[-1]]
+    return np.moveaxis(unbroadcast(da, va), -1, axisa)
 
 
 def cross_vjp_b(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    cross_axes(a, b, axisa, axisb, axisc, axis)
-    return unbroadcast(np.cross(g, a), b)
+    va, vb, gv, axisa, axisb = cross_cotangent_vectors(g, a, b, axisa, axisb, axisc, axis)
+    db = np.cross(gv, as_3_vectors(va))[..., :shape_of(vb)[-1]]
+    return np.moveaxis(unbroadcast(db, vb), -1, axisb)
 
 
 def cross_jvp_a(t, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    return np.cross(t, b)
+    return np.cross(t, b, axisa, axisb, axisc, axis)
 
 
 def cross_jvp_b(t, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    return np.cross(a, t)
+    return np.cross(a, t, axisa, axisb, axisc, axis)
 
 
 define(np.cross, vjp=(cross_vjp_a, cross_vjp_b), jvp=(cross_jvp_a, cross_jvp_b))
