@@ -233,10 +233,17 @@ REWRITES = {
 if hasattr(np, "unstack"):
     REWRITES[np.unstack] = _unstack
 
+def _frexp(x):
+    """np.frexp on a tensor: the mantissa is x scaled by 2**-e, e (an integer) read off its value."""
+    exponent = np.frexp(_t()._unwrap(x))[1]
+    return np.ldexp(x, -exponent), _t()._wrap(exponent)
+
+
 # ufuncs with two results: each result recorded on its own
 UFUNC_REWRITES = {
     np.modf: lambda x: (np.subtract(x, np.trunc(x)), np.trunc(x)),
     np.divmod: lambda x, y: (np.floor_divide(x, y), np.mod(x, y)),
+    np.frexp: _frexp,
 }
 
 

@@ -43,10 +43,10 @@ CALLABLES = {
     ),
     'elementwise': (
         'builtins:abs', 'numpy:absolute', 'numpy:cbrt', 'numpy:divmod', 'numpy:exp', 'numpy:exp2',
-        'numpy:expm1', 'numpy:fabs', 'numpy:float_power', 'numpy:fmod', 'numpy:ldexp', 'numpy:log',
-        'numpy:log10', 'numpy:log1p', 'numpy:log2', 'numpy:logaddexp', 'numpy:logaddexp2', 'numpy:modf',
-        'numpy:reciprocal', 'numpy:remainder', 'numpy:sign', 'numpy:sqrt', 'numpy:square', 'operator:abs',
-        'operator:mod',
+        'numpy:expm1', 'numpy:fabs', 'numpy:float_power', 'numpy:fmod', 'numpy:frexp', 'numpy:ldexp',
+        'numpy:log', 'numpy:log10', 'numpy:log1p', 'numpy:log2', 'numpy:logaddexp', 'numpy:logaddexp2',
+        'numpy:modf', 'numpy:reciprocal', 'numpy:remainder', 'numpy:sign', 'numpy:sqrt', 'numpy:square',
+        'operator:abs', 'operator:mod',
     ),
     'emath': (
         'numpy.lib.scimath:arccos', 'numpy.lib.scimath:arcsin', 'numpy.lib.scimath:arctanh',
@@ -100,7 +100,7 @@ CALLABLES = {
         'numpy:around', 'numpy:array_equal', 'numpy:bincount', 'numpy:bitwise_and', 'numpy:bitwise_count',
         'numpy:bitwise_or', 'numpy:bitwise_xor', 'numpy:ceil', 'numpy:count_nonzero',
         'numpy:diag_indices_from', 'numpy:digitize', 'numpy:empty_like', 'numpy:equal', 'numpy:fix',
-        'numpy:flatnonzero', 'numpy:floor', 'numpy:floor_divide', 'numpy:frexp', 'numpy:gcd', 'numpy:greater',
+        'numpy:flatnonzero', 'numpy:floor', 'numpy:floor_divide', 'numpy:gcd', 'numpy:greater',
         'numpy:greater_equal', 'numpy:invert', 'numpy:isclose', 'numpy:iscomplex', 'numpy:iscomplexobj',
         'numpy:isfinite', 'numpy:isinf', 'numpy:isnan', 'numpy:isnat', 'numpy:isneginf', 'numpy:isposinf',
         'numpy:isreal', 'numpy:isrealobj', 'numpy:lcm', 'numpy:left_shift', 'numpy:less', 'numpy:less_equal',
@@ -127,10 +127,10 @@ CALLABLES = {
         'math:log1p', 'math:log2', 'math:pow', 'math:sin', 'math:sinh', 'math:sqrt', 'math:tan', 'math:tanh',
     ),
     'pyspecial': (
-        'builtins:float', 'builtins:max', 'builtins:min', 'builtins:pow', 'math:cbrt', 'math:copysign',
-        'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fmod', 'math:fsum',
-        'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma', 'math:prod', 'math:radians',
-        'math:remainder',
+        'builtins:divmod', 'builtins:float', 'builtins:max', 'builtins:min', 'builtins:pow', 'math:cbrt',
+        'math:copysign', 'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fmod',
+        'math:frexp', 'math:fsum', 'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma', 'math:modf',
+        'math:prod', 'math:radians', 'math:remainder',
     ),
     'reductions': (
         'numpy:amax', 'numpy:amin', 'numpy:cumsum', 'numpy:max', 'numpy:mean', 'numpy:min', 'numpy:prod',
