@@ -18,6 +18,7 @@ from timing import PINNED, blas_threads
 import numpy as np  # noqa: E402
 
 import hvp  # noqa: E402
+import import_time  # noqa: E402
 import indexed_loop  # noqa: E402
 import scalar_loop  # noqa: E402
 import straight_line  # noqa: E402
@@ -63,6 +64,7 @@ def main(quick=False):
     rows += [line, line_np, memory, transform]
     sizes = indexed_loop.SIZES[:1] if quick else indexed_loop.SIZES
     rows += indexed_loop.goal_rows({n: indexed_loop.measure(n) for n in sizes})
+    rows += import_time.goal_rows(5 if quick else 9)
 
     print(f"Issue 15 goals (numpy {np.__version__}, BLAS threads: {blas_threads()}, "
           f"malloc thresholds {'pinned' if PINNED else 'NOT pinned'}, best of interleaved repetitions)")

@@ -1,7 +1,9 @@
-"""Whole-process import time of ``runtime`` next to numpy's (issue 13: within numpy + 50 ms).
+"""Whole-process import time of ``runtime`` and ``transpiler`` next to numpy's.
 
 Each statement runs in a fresh interpreter, all interleaved so machine load hits them alike;
 medians of REPEAT runs, wall-clock and CPU time.  Run: python benchmarks/import_time.py [repeat]
+Goals (benchmarks/goals.py): ``import runtime`` within numpy + 30 ms, ``import transpiler`` within
+numpy + 60 ms of process wall time, median of 9 alternating runs.
 """
 
 import os
@@ -17,6 +19,7 @@ STATEMENTS = [
     ("import numpy", "import numpy"),
     ("import runtime", "import runtime"),
     ("import runtime; runtime.keras", "import runtime; runtime.keras"),
+    ("import transpiler", "import transpiler"),
 ]
 
 
@@ -32,6 +35,23 @@ def run_once(code):
     if proc.returncode:
         raise SystemExit(f"{code!r} failed")
     return wall, usage.ru_utime + usage.ru_stime
+
+
+def goal_rows(repeat=9):
+    """The goal table's rows: ms of process wall time over ``python -c "import numpy"``, medians of
+    ``repeat`` runs alternating the three statements."""
+    codes = {"numpy": "import numpy", "runtime": "import runtime", "transpiler": "import transpiler"}
+    for code in codes.values():         # warm-up: bytecode caches
+        run_once(code)
+    walls = {name: [] for name in codes}
+    for _ in range(repeat):
+        for name, code in codes.items():
+            walls[name].append(run_once(code)[0])
+    median = {name: statistics.median(w) for name, w in walls.items()}
+    return [("import runtime: process wall time over import numpy", "106 ms",
+             (median["runtime"] - median["numpy"]) * 1e3, 30.0, "ms", f"median of {repeat}"),
+            ("import transpiler: process wall time over import numpy", "257 ms",
+             (median["transpiler"] - median["numpy"]) * 1e3, 60.0, "ms", f"median of {repeat}")]
 
 
 def main():

@@ -6,11 +6,10 @@
 
 from ._version import __version__  # noqa: F401
 from .engine import errors, nest  # noqa: F401
-from .engine.tensor import (  # noqa: F401
-    DType, TensorShape, Tensor, Variable, as_dtype, constant,
-    float16, float32, float64, half, double, int8, int16, int32, int64, uint8,
-    complex64, complex128, bool, string,
-)
+from .engine.dtypes import DType, as_dtype, float16, float32, float64, half, double, int8, int16, int32, int64, uint8, complex64, complex128, bool, string  # noqa: F401
+from .engine.shapes import TensorShape  # noqa: F401
+from .engine.tensor import Tensor, constant  # noqa: F401
+from .engine.variable import Variable  # noqa: F401
 from .engine.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .ops.math_ops import (  # noqa: F401
     convert_to_tensor, is_tensor, cast, saturate_cast, identity, stop_gradient,

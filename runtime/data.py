@@ -17,8 +17,11 @@ import random as pyrandom
 import numpy as np
 
 from .engine import errors, nest
+from .engine.dtypes import as_dtype, int64
+from .engine.shapes import TensorShape
+from .engine.tensor import _TensorBase, _wrap
+from .ops.math_ops import convert_to_tensor
 from .ops.philox import Philox
-from .engine.tensor import TensorShape, _TensorBase, _wrap, as_dtype, convert_to_tensor, int64
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
 

@@ -7,7 +7,8 @@ reproducible run to run, but does not draw the same values TensorFlow would.
 import numpy as np
 
 from .ops.math_ops import _np, _shape
-from .engine.tensor import _wrap, as_dtype, float32
+from .engine.dtypes import as_dtype, float32
+from .engine.tensor import _wrap
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical",
            "stateless_normal", "stateless_uniform", "Generator"]

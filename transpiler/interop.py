@@ -48,7 +48,8 @@ import numpy as np
 
 from runtime.engine.custom_gradient import _Cotangent, _slot_vjp
 from runtime.rules.registry import define
-from runtime.engine.tensor import _TensorBase, _state, apply
+from runtime.engine.recording import _state
+from runtime.engine.tensor import _TensorBase, apply
 
 from .core.errors import TranspileError, Unresolved
 from .analysis.signature import cast_like, specialisation

@@ -6,7 +6,8 @@ import types
 
 import numpy as np
 
-from runtime.engine.tensor import Tensor, Variable, _TensorBase
+from runtime.engine.tensor import Tensor, _TensorBase
+from runtime.engine.variable import Variable
 
 __all__ = ["has_tensor", "contains_tensor", "values", "wrap_out", "tensor", "is_float_tensor", "as_array",
            "reads_variables"]

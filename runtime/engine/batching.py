@@ -228,10 +228,10 @@ _ELEMENTWISE_NAMES = {
 }
 
 _REBIND_NAMES = {
-    arithmetic: ["add_vjp_x", "add_vjp_y", "subtract_vjp_y", "multiply_vjp_x", "multiply_vjp_y",
+    arithmetic: ["add_vjp_x", "add_vjp_y", "subtract_vjp_x", "subtract_vjp_y", "multiply_vjp_x", "multiply_vjp_y",
                  "divide_vjp_x", "divide_vjp_y", "power_vjp_x", "power_vjp_y", "matmul_vjp_a",
                  "matmul_vjp_b"],
-    elementwise: ["logaddexp_vjp_x", "logaddexp_vjp_y", "mod_vjp_x", "mod_vjp_y", "fmod_vjp_y"],
+    elementwise: ["logaddexp_vjp_x", "logaddexp_vjp_y", "mod_vjp_x", "mod_vjp_y", "fmod_vjp_x", "fmod_vjp_y"],
     trig: ["arctan2_vjp_y", "arctan2_vjp_x", "hypot_vjp_x", "hypot_vjp_y"],
     selection: ["maximum_vjp_x", "maximum_vjp_y", "minimum_vjp_x", "minimum_vjp_y", "where_vjp_x",
                 "where_vjp_y", "clip_vjp_a", "clip_vjp_min", "clip_vjp_max"],

@@ -17,7 +17,9 @@ import numpy as np
 from . import nest
 from ..rules.registry import Alias, Rule, add_alias_hook, define, primitive
 from .tape import _flat_items as _flat, tf_convention
-from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
+from .recording import _state
+from .tensor import Tensor, _TensorBase, _wrap, constant
+from .variable import Variable
 
 __all__ = ["custom_gradient", "recompute_grad"]
 
@@ -32,7 +34,6 @@ class _VariableWatcher:
         for a in _flat(args):
             if isinstance(a, Variable) and a._trainable:
                 self.variables.setdefault(id(a), a)
-
 
 
 class _Cotangent:

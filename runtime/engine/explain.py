@@ -21,6 +21,7 @@ import weakref
 import numpy as np
 
 from . import tensor as _tensor
+from .variable import Variable
 
 __all__ = ["GradientExplanationWarning", "enable", "disable", "enabled", "explain"]
 
@@ -209,9 +210,9 @@ def _at(where):
 
 def _describe(source, frame):
     names = [k for k, v in frame.f_locals.items() if v is source] if frame is not None else []
-    kind = "tf.Variable" if isinstance(source, _tensor.Variable) else "tf.Tensor"
+    kind = "tf.Variable" if isinstance(source, Variable) else "tf.Tensor"
     label = f"`{names[0]}`" if names else "a source"
-    name = f" '{source.name}'" if isinstance(source, _tensor.Variable) else ""
+    name = f" '{source.name}'" if isinstance(source, Variable) else ""
     return (f"{label} ({kind}{name}, shape={source.shape}, dtype={getattr(source.dtype, 'name', source.dtype)})",
             names[0] if names else "x")
 
@@ -250,15 +251,15 @@ def _cause(source, targets, tape, tracked, call_where, var):
 
 def _read_unrecorded(source, tape):
     """A trainable variable a watching tape never saw: it was only read while not recording."""
-    return isinstance(source, _tensor.Variable) and source.trainable and tape._watch_accessed
+    return isinstance(source, Variable) and source.trainable and tape._watch_accessed
 
 
 def _not_watched(source, use_where, var, tape):
-    if isinstance(source, _tensor.Variable) and not source.trainable:
+    if isinstance(source, Variable) and not source.trainable:
         return (f"it is a tf.Variable with trainable=False, which a tape does not watch "
                 f"automatically; it is used at {_at(use_where)}. Call tape.watch({var}) inside "
                 f"the `with` block, or create it with trainable=True.", use_where)
-    if isinstance(source, _tensor.Variable):
+    if isinstance(source, Variable):
         return (f"it was not watched: it is used at {_at(use_where)}, but the tape was made "
                 f"with watch_accessed_variables=False. Call tape.watch({var}) inside the `with` "
                 f"block.", use_where)

@@ -10,10 +10,12 @@ an accumulator can follow a tape's backward sweep (forward-over-back: Hessian-ve
 import numpy as np
 
 from . import nest
-from . import tensor as _tensor
+from .numerics import _QUIET, _quiet_reset, _quiet_set
+from .recording import _state
 from .tape import UnconnectedGradients, _unconnected_mode
 from .tape import _flat_items as _flat
-from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant
+from .tensor import Tensor, _TensorBase, _wrap, constant
+from .variable import Variable
 
 __all__ = ["ForwardAccumulator"]
 
@@ -94,11 +96,11 @@ class ForwardAccumulator:
         if not found:
             return
         self._busy = True
-        quiet = _tensor._errstate.set(_tensor._QUIET)  # TF prints no floating-point warnings
+        quiet = _quiet_set(_QUIET)  # TF prints no floating-point warnings
         try:
             tangent = self._jvp(rule, args, vals, kwargs, out)
         finally:
-            _tensor._errstate.reset(quiet)
+            _quiet_reset(quiet)
             self._busy = False
         if tangent is not None:
             self._tangents[id(out)] = (out, tangent)

@@ -10,7 +10,9 @@ stays on the tape, so higher derivatives flow through it.
 import numpy as np
 
 from ..rules.support import scatter_add
-from .tensor import OPERAND_CONVERTERS, Tensor, TensorShape, _TensorBase, _wrap, as_dtype
+from .dtypes import as_dtype
+from .shapes import TensorShape
+from .tensor import OPERAND_CONVERTERS, Tensor, _TensorBase, _wrap
 
 __all__ = ["IndexedSlices", "to_dense"]
 

@@ -1,8 +1,10 @@
 """The numpy protocols on tensors: how ``np.f(tensor)`` becomes a recorded operation.
 
-``Tensor.__array_function__`` / ``__array_ufunc__`` hand numpy calls to :func:`array_function`
-and :func:`array_ufunc`, which record the call as one primitive (``tensor.apply``) after
-rewriting the few calls whose form the tape cannot record directly:
+``Tensor.__array_function__`` / ``__array_ufunc__`` record the common calls themselves (a call
+this module classifies as plain: ``plain_rule``, ``plain_ufunc``) and hand the rest to
+:func:`array_function` and :func:`array_ufunc`, which record the call as one primitive (the
+tensor core's ``apply``) after rewriting the few calls whose form the tape cannot record directly
+(the rewrites live in ``rewrites``):
 
 * keyword arguments that the rule differentiates (``np.average(a, weights=w)``) become
   positional, so they receive gradients like any other argument;
@@ -29,68 +31,43 @@ import inspect
 import numpy as np
 
 from ..rules import registry
-from ..rules.support import einsum_subscripts
+from .conversion import _unwrap
+from .recording import _state, contains_tracked, tracked
+from .rewrites import CONVERSION_ADVICE, REWRITES, UFUNC_REWRITES
 
-_tensor = None      # runtime.engine.tensor, bound on first use (it imports this module)
+_get_rule = registry.RULES.get   # a dict get; a miss loads the callable's rule family
 
 
-def _t():
-    global _tensor
-    if _tensor is None:
-        from . import tensor as _tensor_module
-        _tensor = _tensor_module
-    return _tensor
+def _lookup(fn):
+    return _get_rule(fn) or registry.lookup(fn)
+
+
+_COMPOSITES = registry.COMPOSITES
+
+# --- what the tensor core lends this module ------------------------------------------------------------
+
+apply = None
+"""The tensor core's ``apply(fn, args, kwargs)``, and below its ``wrap(value)``: tensors call into this
+module, and this module records through them, so ``runtime.engine.tensor`` hands them over when it
+loads (:func:`bind`) and the import points one way (tensor -> protocol)."""
+wrap = None
+
+
+def bind(apply_fn, wrap_fn):
+    """Called once by ``runtime.engine.tensor``: the functions that run and record a primitive."""
+    global apply, wrap
+    apply, wrap = apply_fn, wrap_fn
 
 
 # --- the refusals ------------------------------------------------------------------------------------
 
-def _tracked(x):
-    """True when a recording tape tracks ``x`` (or would watch it on first use, a trainable Variable)."""
-    t = _t()
-    for tape in t._state.tapes:
-        tracked = getattr(tape, "_tracked", None)
-        if tracked is None:         # a ForwardAccumulator: the tensors that carry a tangent
-            entry = tape._tangents.get(id(x))
-            if entry is not None and entry[0] is x:
-                return True
-            continue
-        if id(x) in tracked:
-            return True
-        if isinstance(x, t.Variable) and x._trainable and tape._watch_accessed:
-            return True
-    return False
-
-
-def _contains_tracked(x):
-    if isinstance(x, (list, tuple)):
-        return any(_contains_tracked(v) for v in x)
-    return isinstance(x, _t()._TensorBase) and _tracked(x)
-
-
-CONVERSION_ADVICE = (
-    "Build arrays from tensors with np.stack([...]) or tf.stack (np.full(shape, t) as "
-    "np.full(shape, t, like=t) or t * np.ones(shape)), pass a tensor itself to the numpy function "
-    "(numpy hands a call to the tape only when a tensor is one of its direct arguments), or take "
-    "its value deliberately with t.numpy() (no gradient) or inside `with tape.stop_recording():`.")
-
-
 def check_conversion(x):
     """``__array__`` of a tensor: refuse while a recording tape tracks it (the gradient would be lost)."""
-    if _t()._state.tapes and _tracked(x):
+    if _state.tapes and tracked(x):
         raise TypeError(
             "a tensor that a GradientTape (or ForwardAccumulator) is recording was converted to a plain numpy array "
             "(np.array / np.asarray / np.full, or a numpy function whose only tensors are inside "
             "lists, such as np.mean([t, u])), which would silently drop its gradient. " + CONVERSION_ADVICE)
-
-
-def _refuse_copyto(args, kwargs):
-    """np.copyto (what np.full(shape, t, dtype=...) and np.full_like call) writes into an ndarray."""
-    if _t()._state.tapes and _contains_tracked(list(args) + list(kwargs.values())):
-        raise TypeError("np.copyto (or np.full / np.full_like with a tensor fill value) writes a tensor "
-                        "that a GradientTape is recording into a plain numpy array, which would silently "
-                        "drop its gradient. " + CONVERSION_ADVICE)
-    t = _t()
-    return np.copyto(*[t._unwrap(a) for a in args], **{k: t._unwrap(v) for k, v in kwargs.items()})
 
 
 def no_rule_error(func):
@@ -137,114 +114,13 @@ def _bind(rule, func, args, kwargs):
             else:
                 return tuple(args), kwargs
         args = tuple(args)
-    if _t()._state.tapes:
+    if _state.tapes:
         for key, value in kwargs.items():
-            if _contains_tracked(value):
+            if contains_tracked(value):
                 raise TypeError(f"{registry.name_of(func)}: no gradient flows through the keyword argument "
                                 f"{key}=, but it is a tensor the GradientTape records; pass a constant "
                                 f"(t.numpy()) or differentiate another way")
     return args, kwargs
-
-
-# --- rewrites of calls the tape cannot record as they are ---------------------------------------------
-
-def _split_pieces(ary, sections, axis):
-    """The pieces of np.split / np.array_split as slices of ``ary`` (numpy's own boundaries)."""
-    n = ary.shape[axis]
-    if isinstance(sections, (int, np.integer)):
-        parts = np.array_split(np.arange(n), sections)
-        bounds = [(int(p[0]), int(p[-1]) + 1) if len(p) else (n, n) for p in parts]
-    else:
-        edges = [0] + [int(i) for i in sections] + [n]
-        bounds = list(zip(edges[:-1], edges[1:]))
-    lead = (slice(None),) * (axis % ary.ndim)
-    return [ary[lead + (slice(a, b),)] for a, b in bounds]
-
-
-def _split(func, axis_of):
-    def run(args, kwargs):
-        bound = inspect.signature(func).bind(*args, **kwargs)
-        bound.apply_defaults()
-        a = bound.arguments
-        ary = a["ary"]
-        axis = axis_of(ary, a.get("axis", 0))
-        sections = a["indices_or_sections"]
-        if func is np.split and isinstance(sections, (int, np.integer)) and ary.shape[axis] % sections:
-            raise ValueError("array split does not result in an equal division")
-        return _split_pieces(ary, sections, axis)
-    return run
-
-
-def _einsum(args, kwargs):
-    converted = einsum_subscripts(args)
-    if converted is None:
-        return NotImplemented
-    subscripts, operands = converted
-    return np.einsum(subscripts, *operands, **kwargs)
-
-
-def _atleast(func):
-    def run(args, kwargs):
-        if len(args) == 1:
-            return NotImplemented
-        return tuple(func(a) for a in args)
-    return run
-
-
-def _unstack(args, kwargs):
-    bound = inspect.signature(np.unstack).bind(*args, **kwargs)
-    bound.apply_defaults()
-    x, axis = bound.arguments["x"], bound.arguments["axis"]
-    lead = (slice(None),) * (axis % x.ndim)
-    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
-
-
-def _full(args, kwargs):
-    """``np.full(shape, fill, dtype, like=tensor)``: the fill value broadcast (recorded when a tensor)."""
-    bound = inspect.signature(np.full).bind(*args, **kwargs)
-    a = bound.arguments
-    fill, dtype = a["fill_value"], a.get("dtype")
-    if not isinstance(fill, _t()._TensorBase):
-        return np.full(a["shape"], fill, dtype)
-    ones = np.ones(a["shape"], dtype=dtype if dtype is not None else _t()._unwrap(fill).dtype)
-    return fill * ones
-
-
-def _where(args, kwargs):
-    if len(args) + len(kwargs) != 1:
-        return NotImplemented
-    return np.nonzero(*args, **kwargs)
-
-
-REWRITES = {
-    np.split: _split(np.split, lambda ary, axis: axis),
-    np.array_split: _split(np.array_split, lambda ary, axis: axis),
-    np.hsplit: _split(np.hsplit, lambda ary, axis: 0 if ary.ndim == 1 else 1),
-    np.vsplit: _split(np.vsplit, lambda ary, axis: 0),
-    np.dsplit: _split(np.dsplit, lambda ary, axis: 2),
-    np.einsum: _einsum,
-    np.atleast_1d: _atleast(np.atleast_1d),
-    np.atleast_2d: _atleast(np.atleast_2d),
-    np.atleast_3d: _atleast(np.atleast_3d),
-    np.where: _where,
-    np.full: _full,
-    np.copyto: _refuse_copyto,
-}
-if hasattr(np, "unstack"):
-    REWRITES[np.unstack] = _unstack
-
-def _frexp(x):
-    """np.frexp on a tensor: the mantissa is x scaled by 2**-e, e (an integer) read off its value."""
-    exponent = np.frexp(_t()._unwrap(x))[1]
-    return np.ldexp(x, -exponent), _t()._wrap(exponent)
-
-
-# ufuncs with two results: each result recorded on its own
-UFUNC_REWRITES = {
-    np.modf: lambda x: (np.subtract(x, np.trunc(x)), np.trunc(x)),
-    np.divmod: lambda x, y: (np.floor_divide(x, y), np.mod(x, y)),
-    np.frexp: _frexp,
-}
 
 
 # --- lists of tensors where numpy expects one array -----------------------------------------------------
@@ -276,10 +152,10 @@ def _stack_lists(func, args, kwargs):
     seq = _sequence_positions(func)
     out = []
     for i, a in enumerate(args):
-        if type(a) in (list, tuple) and _contains_tracked(a):
+        if type(a) in (list, tuple) and contains_tracked(a):
             a = type(a)(_stacked(v) for v in a) if i in seq else _stacked(a)
         out.append(a)
-    kwargs = {k: _stacked(v) if type(v) in (list, tuple) and _contains_tracked(v) else v
+    kwargs = {k: _stacked(v) if type(v) in (list, tuple) and contains_tracked(v) else v
               for k, v in kwargs.items()}
     return tuple(out), kwargs
 
@@ -291,13 +167,65 @@ def _holds_list(args, kwargs):
     return any(type(v) is list or type(v) is tuple for v in kwargs.values()) if kwargs else False
 
 
+# --- the calls tensors record the short way (Tensor.__array_function__ / __array_ufunc__) ----------------
+
+METADATA = {np.shape, np.ndim, np.size, np.result_type, np.iscomplexobj, np.isrealobj,
+            np.may_share_memory, np.shares_memory, np.array_equal, np.allclose, np.isclose,
+            np.array_equiv, np.min_scalar_type, np.can_cast}
+"""numpy functions that read tensors without producing new ones: run on the values directly."""
+
+
+def plain_rule(fn):
+    """``fn``'s Rule when ``array_function`` would record a call of it as it is (no
+    rewrite, several results or metadata read), else None.  Kept in ``PLAIN_FUNCS``: the numpy
+    protocol is the hot path of numpy code on tensors, and rules are only ever added."""
+    if fn in METADATA or fn in REWRITES or fn in _COMPOSITES:
+        return None
+    rule = _lookup(fn)
+    if rule is not None:
+        PLAIN_FUNCS[fn] = rule
+    return rule
+
+
+def plain_keywords(rule, kwargs):
+    """True when the keywords can go to ``apply`` as they are: constants (``axis=-1``) for
+    parameters no VJP rule differentiates.  Else ``array_function`` moves them to their positions (so
+    they receive gradients), or refuses them."""
+    differentiated = _DIFFERENTIATED_PARAMS.get(rule)
+    if differentiated is None:
+        names = _positional_params(rule)[0]
+        differentiated = _DIFFERENTIATED_PARAMS[rule] = frozenset(
+            name for i, name in enumerate(names) if rule.vjp(i) is not None)
+    for name, v in kwargs.items():
+        if name in differentiated or type(v) not in _PLAIN_KEYWORD_TYPES:
+            return False
+    return True
+
+
+def plain_ufunc(ufunc):
+    """Whether ``array_ufunc`` would record a keyword-free call of ``ufunc`` as it is."""
+    if ufunc.nout == 1 and ufunc not in UFUNC_REWRITES and _lookup(ufunc) is not None:
+        PLAIN_UFUNCS.add(ufunc)
+        return True
+    return False
+
+
+PLAIN_FUNCS = {}
+"""numpy function -> its Rule, for the functions ``plain_rule`` found that ``array_function`` records as
+they are; ``PLAIN_UFUNCS`` likewise for ufuncs (``plain_ufunc``)."""
+PLAIN_UFUNCS = set()
+_PLAIN_KEYWORD_TYPES = {int, float, bool, str, type(None)}
+_DIFFERENTIATED_PARAMS = {}
+"""Rule -> names of its primitive's positional parameters that have a VJP rule: given by keyword,
+such an argument must become positional (``_bind``)."""
+
+
 # --- the protocols ---------------------------------------------------------------------------------
 
 def array_function(func, args, kwargs):
-    t = _t()
-    if func in t._METADATA:
-        return func(*[t._unwrap(a) for a in args], **{k: t._unwrap(v) for k, v in kwargs.items()})
-    if _t()._state.tapes and _holds_list(args, kwargs):
+    if func in METADATA:
+        return func(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+    if _state.tapes and _holds_list(args, kwargs):
         args, kwargs = _stack_lists(func, args, kwargs)
     composite = registry.COMPOSITES.get(func)
     if composite is not None:       # several results (np.linalg.eigh, svd, ...): see registry
@@ -312,7 +240,7 @@ def array_function(func, args, kwargs):
         raise no_rule_error(func)
     if kwargs and rule.differentiable:
         args, kwargs = _bind(rule, func, args, kwargs)
-    return _results(rule, t.apply(func, args, kwargs), args)
+    return results(rule, apply(func, args, kwargs), args)
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
@@ -322,24 +250,22 @@ def array_ufunc(ufunc, method, inputs, kwargs):
             f"call the ufunc directly and use its result."
         )
     kwargs.pop("out", None)
-    t = _t()
-    if t._state.tapes and _holds_list(inputs, {}):
+    if _state.tapes and _holds_list(inputs, {}):
         inputs, _ = _stack_lists(ufunc, inputs, {})
     if ufunc in UFUNC_REWRITES and not kwargs:
         return UFUNC_REWRITES[ufunc](*inputs)
     rule = registry.lookup(ufunc)
     if rule is None:
         raise no_rule_error(ufunc)
-    return _results(rule, t.apply(ufunc, inputs, kwargs), inputs)
+    return results(rule, apply(ufunc, inputs, kwargs), inputs)
 
 
-def _results(rule, result, args):
+def results(rule, result, args):
     """Tuple-valued results become tuples of tensors; a differentiable one cannot be recorded."""
     value = result._value
     if not isinstance(value, (tuple, list)):
         return result
-    if rule.differentiable and _contains_tracked(list(args)):
+    if rule.differentiable and contains_tracked(list(args)):
         raise TypeError(f"{rule.name} returns several arrays, which the GradientTape cannot record yet; "
                         f"compute each result with a separate call, or differentiate with the transpiler")
-    wrap = _t()._wrap
     return type(value)(wrap(v) for v in value)

@@ -17,16 +17,20 @@ import numpy as np
 
 from . import errors, nest
 from . import tensor as _tensor
-from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
 from ..rules import gather as _gather_rules
 from ..rules.registry import RULES as _RULES
-from .tensor import Tensor, Variable, _TensorBase, _state, _wrap, constant, TensorShape
+from .indexed_slices import IndexedSlices, as_public as _public_slices, to_dense as _to_dense
+from .logger import get_logger
+from .numerics import _QUIET, _quiet_reset, _quiet_set, flush_subnormals, subnormals
+from .recording import _state
+from .shapes import TensorShape
+from .tensor import Tensor, _TensorBase, _wrap, constant
+from .variable import Variable
 
 __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient"]
 
 def _warn(message, *args):
-    """Log as TF does, on the "tensorflow" logger (``logging`` loaded on first use: import time)."""
-    from ..framework.printing import get_logger
+    """Log as TF does, on the "tensorflow" logger (``logging`` is loaded on first use: import time)."""
     get_logger().warning(message, *args)
 
 
@@ -209,11 +213,11 @@ class GradientTape:
             self._used = True
 
         tracked = self._tracked
-        quiet = _tensor._quiet_set(_tensor._QUIET)  # rules on plain values: no FP warnings (TF)
+        quiet = _quiet_set(_QUIET)  # rules on plain values: no FP warnings (TF)
         try:
             grads = self._backward(targets, seeds, flat_sources)
         finally:
-            _tensor._quiet_reset(quiet)
+            _quiet_reset(quiet)
         self._end_call()
 
         results, fresh = [], []
@@ -410,11 +414,11 @@ class GradientTape:
 
     def _backward_batched(self, target, seeds, sources, n):
         """Like ``_backward`` with cotangents that carry a leading batch axis of size n."""
-        quiet = _tensor._quiet_set(_tensor._QUIET)  # no FP warnings, as in TF
+        quiet = _quiet_set(_QUIET)  # no FP warnings, as in TF
         try:
             return self._backward_batched_sweep(target, seeds, sources, n)
         finally:
-            _tensor._quiet_reset(quiet)
+            _quiet_reset(quiet)
 
     def _backward_batched_sweep(self, target, seeds, sources, n):
         batching = _batching()
@@ -679,7 +683,7 @@ def _as_gradient(g, source, flush=True):
         if g.ndim == 0:
             g = g[()]
     if flush:
-        g = _tensor.flush_subnormals(g)
+        g = flush_subnormals(g)
     if isinstance(g, np.ndarray) and not g.flags.writeable:
         g = g.copy()
     return _wrap(g)
@@ -700,10 +704,10 @@ def _flush_gradients(tensors):
                 break
             values.append(v)
         else:
-            if dt.kind == "f" and _tensor.subnormals(np.concatenate(values, axis=None)) is None:
+            if dt.kind == "f" and subnormals(np.concatenate(values, axis=None)) is None:
                 return
     for t in tensors:
-        t._value = _tensor.flush_subnormals(t._value)
+        t._value = flush_subnormals(t._value)
 
 
 class _StopRecording:

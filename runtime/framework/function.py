@@ -7,7 +7,8 @@ decorator forms accepted), so decorated training steps run and differentiate as 
 import functools
 
 from ..engine import errors
-from ..engine.tensor import TensorShape, as_dtype
+from ..engine.dtypes import as_dtype
+from ..engine.shapes import TensorShape
 
 __all__ = ["function", "executing_eagerly", "TensorSpec", "config"]
 

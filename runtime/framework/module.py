@@ -9,7 +9,7 @@ import contextlib
 import functools
 import re
 
-from ..engine.tensor import Variable, name_scopes
+from ..engine.variable import Variable, name_scopes
 
 __all__ = ["Module", "name_scope"]
 

@@ -10,9 +10,10 @@ import sys
 
 import numpy as np
 
+from ..engine.logger import get_logger
 from ..engine.tensor import _TensorBase
 
-__all__ = ["print_", "format_value"]
+__all__ = ["print_", "format_value", "get_logger"]
 
 
 def _float_text(v, dtype):
@@ -95,34 +96,3 @@ def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=Non
         return None
     stream.write(text)
     return None
-
-
-_logger = []
-
-
-def get_logger():
-    """``tf.get_logger()``: the "tensorflow" logger, set up as TF sets it up on first use: when the
-    root logger has no handlers, records go to stderr as ``WARNING:tensorflow:message``.
-    (``logging`` is imported here, on first use, to keep ``import runtime`` fast.)"""
-    if _logger:
-        return _logger[0]
-    import logging
-
-    class _Stderr(logging.StreamHandler):
-        """A handler writing to whatever ``sys.stderr`` is when a record is emitted."""
-
-        @property
-        def stream(self):
-            return sys.stderr
-
-        @stream.setter
-        def stream(self, value):
-            pass
-
-    logger = logging.getLogger("tensorflow")
-    if not logging.getLogger().handlers:
-        handler = _Stderr()
-        handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT, None))
-        logger.addHandler(handler)
-    _logger.append(logger)
-    return logger

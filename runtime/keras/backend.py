@@ -16,9 +16,9 @@ import threading
 
 import numpy as np
 
-from ..rules import registry
 from ..rules.shape import cast as _cast
-from ..engine.tensor import Tensor, Variable, _TensorBase, constant
+from ..engine.tensor import Tensor, _TensorBase, constant
+from ..engine.variable import Variable
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
@@ -151,8 +151,6 @@ class KerasVariable(Variable):
 def _rebuild(value, trainable, name, path):
     return KerasVariable(value, trainable=trainable, name=name, path=path)
 
-
-registry.TENSOR_TYPES.add(KerasVariable)
 
 
 # --- conversion ------------------------------------------------------------------------

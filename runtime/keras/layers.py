@@ -13,7 +13,9 @@ import numpy as np
 
 from . import activations, backend, initializers, regularizers
 from .backend import KerasVariable, _scopes
-from ..engine.tensor import TensorShape, Variable, _TensorBase, constant
+from ..engine.shapes import TensorShape
+from ..engine.tensor import _TensorBase, constant
+from ..engine.variable import Variable
 
 __all__ = ["Layer", "InputLayer", "Input", "KerasTensor", "Dense", "Flatten", "Reshape", "Dropout", "Activation"]
 

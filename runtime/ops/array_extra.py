@@ -11,7 +11,8 @@ import numpy as np
 from ..engine import errors
 from .math_ops import _np, _t, gather, reshape, where
 from ..rules.support import scatter_add
-from ..engine.tensor import _TensorBase, _wrap, apply, as_dtype
+from ..engine.dtypes import as_dtype
+from ..engine.tensor import _TensorBase, _wrap, apply
 
 __all__ = ["sort", "argsort", "repeat", "roll", "sequence_mask", "slice", "scatter_nd",
            "tensor_scatter_nd_add", "tensor_scatter_nd_update"]

@@ -4,7 +4,10 @@ them as ``kernel_initializer`` / ``bias_initializer``."""
 
 import numpy as np
 
-from ..engine.tensor import TensorShape, _to_numpy, as_dtype, constant, float32
+from ..engine.conversion import _to_numpy
+from ..engine.dtypes import as_dtype, float32
+from ..engine.shapes import TensorShape
+from ..engine.tensor import constant
 
 __all__ = ["constant_initializer", "zeros_initializer", "ones_initializer"]
 

@@ -15,7 +15,8 @@ from .math_ops import (
 )
 from ..rules.arithmetic import mul_no_nan as _mul_no_nan
 from ..rules.support import scatter_add
-from ..engine.tensor import _binary, _wrap, apply, int32
+from ..engine.dtypes import int32
+from ..engine.tensor import _binary, _wrap, apply
 
 __all__ = ["cumprod", "segment_sum", "segment_mean", "segment_max", "segment_min",
            "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max",

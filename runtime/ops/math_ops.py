@@ -21,11 +21,11 @@ from ..rules import registry
 from ..rules import special as _special
 from ..rules.arithmetic import identity as _identity
 from ..rules.shape import cast as _cast
-from ..engine.tensor import (
-    Tensor, TensorShape, Variable, _TensorBase, _binary, _rbinary, _wrap, apply, as_dtype,
-    constant, float32, int32, int64,
-)
-from ..engine.tensor import convert_to_tensor as _convert_to_tensor, flush_subnormals as _flush_subnormals
+from ..engine.dtypes import as_dtype, float32, int32, int64
+from ..engine.numerics import flush_subnormals as _flush_subnormals
+from ..engine.shapes import TensorShape
+from ..engine.tensor import Tensor, _TensorBase, _binary, _rbinary, _wrap, apply, constant
+from ..engine.variable import Variable
 
 _builtin_range = builtins.range
 _builtin_abs = builtins.abs
@@ -87,12 +87,27 @@ def _binop(fn, x, y):
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
-    """``tf.convert_to_tensor``; IndexedSlices become their dense tensor."""
+    """``tf.convert_to_tensor``: tensors pass through (a Variable is read), IndexedSlices become their
+    dense tensor, the rest is converted."""
     from ..engine.indexed_slices import IndexedSlices, to_dense
     if isinstance(value, IndexedSlices):
         dense = to_dense(value)
         return dense if isinstance(dense, Tensor) else _wrap(dense)
-    return _convert_to_tensor(value, dtype=dtype, dtype_hint=dtype_hint, name=name)
+    if isinstance(value, Tensor):
+        if dtype is not None and as_dtype(dtype) != value.dtype:
+            raise ValueError(
+                f"Tensor conversion requested dtype {as_dtype(dtype).name} for Tensor with dtype "
+                f"{value.dtype.name}: {value!r}; cast it with tf.cast(t, tf.{as_dtype(dtype).name})"
+            )
+        return value
+    if isinstance(value, Variable):
+        return value.read_value()
+    if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
+        try:
+            return constant(value, dtype=dtype_hint)
+        except (TypeError, ValueError):
+            pass
+    return constant(value, dtype=dtype)
 
 
 def is_tensor(x):

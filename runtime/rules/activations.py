@@ -7,6 +7,7 @@ Rules may call these functions (softplus' rule uses sigmoid), which keeps them d
 
 import numpy as np
 
+from .forms import elementwise, symmetric
 from .registry import define, primitive
 from .support import expand_reduced
 
@@ -21,15 +22,9 @@ def sigmoid(x):
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
-def sigmoid_vjp(g, ans, x):
-    return g * ans * (1.0 - ans)
-
-
-def sigmoid_jvp(t, ans, x):
-    return t * ans * (1.0 - ans)
-
-
-define(sigmoid, vjp=(sigmoid_vjp,), jvp=(sigmoid_jvp,))
+@elementwise(sigmoid)
+def d_sigmoid(ans, x):
+    return ans * (1.0 - ans)
 
 
 @primitive
@@ -40,15 +35,9 @@ def relu(x):
 
 
 # TF: gradient 1 where x > 0 and 0 elsewhere (0 at x == 0).
+@symmetric(relu)
 def relu_vjp(g, ans, x):
     return np.where(x > 0, g, 0.0)
-
-
-def relu_jvp(t, ans, x):
-    return np.where(x > 0, t, 0.0)
-
-
-define(relu, vjp=(relu_vjp,), jvp=(relu_jvp,))
 
 
 @primitive
@@ -60,15 +49,9 @@ def softplus(x):
     return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
 
 
-def softplus_vjp(g, ans, x):
-    return g * sigmoid(x)
-
-
-def softplus_jvp(t, ans, x):
-    return t * sigmoid(x)
-
-
-define(softplus, vjp=(softplus_vjp,), jvp=(softplus_jvp,))
+@elementwise(softplus)
+def d_softplus(ans, x):
+    return sigmoid(x)
 
 
 @primitive

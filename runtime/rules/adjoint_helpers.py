@@ -24,6 +24,7 @@ import linecache
 import numpy as np
 
 from . import arithmetic, products, shape  # noqa: F401
+from .forms import jvp_like, linear
 from .registry import define, lookup, nondifferentiable
 from .support import (axis_index, broadcast_like, dtype_of, expand_reduced, inverse_permutation, item_array,
                       items_like, keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
@@ -41,20 +42,13 @@ def sum_like(h, g, x, axis=None, keepdims=False):
 
 
 # unbroadcast(g, x) <-> broadcast_like(t, ans)
+@linear(unbroadcast)
 def unbroadcast_vjp(h, ans, g, x):
     return broadcast_like(h, g)
 
 
-def unbroadcast_jvp(t, ans, g, x):
-    return unbroadcast(t, x)
-
-
 def broadcast_like_vjp(h, out, t, ans):
     return unbroadcast(h, t)
-
-
-def broadcast_like_jvp(s, out, t, ans):
-    return broadcast_like(s, ans)
 
 
 # expand_reduced(g, x, axis, keepdims) <-> sum_like(h, g, x, axis, keepdims)
@@ -127,8 +121,7 @@ def unstack_vjp_jvp(t, ans, h, res, g, n, axis):
     return unstack_vjp(t, res, g, n, axis)
 
 
-define(unbroadcast, vjp=(unbroadcast_vjp, None), jvp=(unbroadcast_jvp, None))
-define(broadcast_like, vjp=(broadcast_like_vjp, None), jvp=(broadcast_like_jvp, None))
+define(broadcast_like, vjp=(broadcast_like_vjp, None), jvp=jvp_like(broadcast_like_vjp, None))
 define(expand_reduced, vjp=(expand_reduced_vjp, None), jvp=(expand_reduced_jvp, None))
 define(sum_like, vjp=(sum_like_vjp, None, None), jvp=(sum_like_jvp, None, None))
 define(split_like, vjp=(split_like_vjp, None), jvp=(split_like_jvp, None))

@@ -4,28 +4,14 @@ import operator
 
 import numpy as np
 
+from .forms import elementwise, jvp_like
 from .registry import define, primitive
-from .support import broadcast_like, unbroadcast
+from .support import unbroadcast
 
 
-# x + y
-def add_vjp_x(g, ans, x, y):
-    return unbroadcast(g, x)
-
-
-def add_vjp_y(g, ans, x, y):
-    return unbroadcast(g, y)
-
-
-def add_jvp_x(t, ans, x, y):
-    return broadcast_like(t, ans)
-
-
-def add_jvp_y(t, ans, x, y):
-    return broadcast_like(t, ans)
-
-
-define((np.add, operator.add), vjp=(add_vjp_x, add_vjp_y), jvp=(add_jvp_x, add_jvp_y))
+@elementwise((np.add, operator.add))                # x + y
+def d_add(ans, x, y):
+    return 1, 1
 
 
 # the JVP terms of a primitive whose rules come from outside this package
@@ -47,38 +33,17 @@ def _kind(v):
     return f"a {type(v).__name__} of {len(v)}" if isinstance(v, (tuple, list)) else f"a {type(v).__name__}"
 
 
-def add_terms_vjp_a(g, ans, a, b, name):
-    return unbroadcast(g, a)
+@elementwise(add_terms)
+def d_add_terms(ans, a, b, name):
+    return 1, 1
 
 
-def add_terms_vjp_b(g, ans, a, b, name):
-    return unbroadcast(g, b)
+@elementwise((np.subtract, operator.sub))           # x - y
+def d_subtract(ans, x, y):
+    return 1, -1
 
 
-def add_terms_jvp_a(t, ans, a, b, name):
-    return broadcast_like(t, ans)
-
-
-def add_terms_jvp_b(t, ans, a, b, name):
-    return broadcast_like(t, ans)
-
-
-define(add_terms, vjp=(add_terms_vjp_a, add_terms_vjp_b), jvp=(add_terms_jvp_a, add_terms_jvp_b))
-
-
-# x - y
-def subtract_vjp_y(g, ans, x, y):
-    return unbroadcast(-g, y)
-
-
-def subtract_jvp_y(t, ans, x, y):
-    return broadcast_like(-t, ans)
-
-
-define((np.subtract, operator.sub), vjp=(add_vjp_x, subtract_vjp_y), jvp=(add_jvp_x, subtract_jvp_y))
-
-
-# x * y
+# x * y (written as VJPs to keep the operands' order: x * g, not g * x)
 def multiply_vjp_x(g, ans, x, y):
     return unbroadcast(g * y, x)
 
@@ -87,90 +52,27 @@ def multiply_vjp_y(g, ans, x, y):
     return unbroadcast(x * g, y)
 
 
-def multiply_jvp_x(t, ans, x, y):
-    return broadcast_like(t * y, ans)
+define((np.multiply, operator.mul), vjp=(multiply_vjp_x, multiply_vjp_y), jvp=jvp_like(multiply_vjp_x, multiply_vjp_y))
 
 
-def multiply_jvp_y(t, ans, x, y):
-    return broadcast_like(x * t, ans)
+@elementwise((np.true_divide, operator.truediv))    # x / y
+def d_divide(ans, x, y):
+    return 1.0 / y, -ans / y
 
 
-define(
-    (np.multiply, operator.mul),
-    vjp=(multiply_vjp_x, multiply_vjp_y),
-    jvp=(multiply_jvp_x, multiply_jvp_y),
-)
+@elementwise((np.power, operator.pow))              # x ** y  (d/dy is taken as 0 where x == 0, as TensorFlow does)
+def d_power(ans, x, y):
+    return y * x ** np.where(y, y - 1, 1), ans * np.log(np.where(x == 0, 1, x))
 
 
-# x / y
-def divide_vjp_x(g, ans, x, y):
-    return unbroadcast(g / y, x)
+@elementwise((np.negative, operator.neg))           # -x
+def d_negative(ans, x):
+    return -1
 
 
-def divide_vjp_y(g, ans, x, y):
-    return unbroadcast(-g * ans / y, y)
-
-
-def divide_jvp_x(t, ans, x, y):
-    return broadcast_like(t / y, ans)
-
-
-def divide_jvp_y(t, ans, x, y):
-    return broadcast_like(-t * ans / y, ans)
-
-
-define(
-    (np.true_divide, operator.truediv),
-    vjp=(divide_vjp_x, divide_vjp_y),
-    jvp=(divide_jvp_x, divide_jvp_y),
-)
-
-
-# x ** y  (d/dy is taken as 0 where x == 0, as TensorFlow does)
-def power_vjp_x(g, ans, x, y):
-    return unbroadcast(g * y * x ** np.where(y, y - 1, 1), x)
-
-
-def power_vjp_y(g, ans, x, y):
-    return unbroadcast(g * ans * np.log(np.where(x == 0, 1, x)), y)
-
-
-def power_jvp_x(t, ans, x, y):
-    return broadcast_like(t * y * x ** np.where(y, y - 1, 1), ans)
-
-
-def power_jvp_y(t, ans, x, y):
-    return broadcast_like(t * ans * np.log(np.where(x == 0, 1, x)), ans)
-
-
-define(
-    (np.power, operator.pow),
-    vjp=(power_vjp_x, power_vjp_y),
-    jvp=(power_jvp_x, power_jvp_y),
-)
-
-
-# -x, +x
-def negative_vjp(g, ans, x):
-    return -g
-
-
-def negative_jvp(t, ans, x):
-    return -t
-
-
-define((np.negative, operator.neg), vjp=(negative_vjp,), jvp=(negative_jvp,))
-
-
-def positive_vjp(g, ans, x):
-    return g
-
-
-def positive_jvp(t, ans, x):
-    return t
-
-
-define((np.positive, operator.pos), vjp=(positive_vjp,), jvp=(positive_jvp,))
+@elementwise((np.positive, operator.pos))           # +x
+def d_positive(ans, x):
+    return 1
 
 
 # a @ b, with numpy's rules for 1-D operands and broadcasting batch dimensions
@@ -217,15 +119,9 @@ def identity(x):
     return x
 
 
-def identity_vjp(g, ans, x):
-    return g
-
-
-def identity_jvp(t, ans, x):
-    return t
-
-
-define(identity, vjp=(identity_vjp,), jvp=(identity_jvp,))
+@elementwise(identity)
+def d_identity(ans, x):
+    return 1
 
 
 # mul_no_nan(x, y): x * y, and 0 wherever y == 0 even if x is inf or NaN (tf.math.multiply_no_nan).
@@ -245,12 +141,4 @@ def mul_no_nan_vjp_y(g, ans, x, y):
     return unbroadcast(mul_no_nan(x, g), y)
 
 
-def mul_no_nan_jvp_x(t, ans, x, y):
-    return broadcast_like(mul_no_nan(t, y), ans)
-
-
-def mul_no_nan_jvp_y(t, ans, x, y):
-    return broadcast_like(mul_no_nan(x, t), ans)
-
-
-define(mul_no_nan, vjp=(mul_no_nan_vjp_x, mul_no_nan_vjp_y), jvp=(mul_no_nan_jvp_x, mul_no_nan_jvp_y))
+define(mul_no_nan, vjp=(mul_no_nan_vjp_x, mul_no_nan_vjp_y), jvp=jvp_like(mul_no_nan_vjp_x, mul_no_nan_vjp_y))

@@ -8,6 +8,7 @@ several outputs) and the JVP applies the function itself to the tangent.
 
 import numpy as np
 
+from .forms import reshaping, symmetric
 from .registry import define
 from .support import axis_index, broadcast_like, scatter_add, shape_of, unbroadcast
 
@@ -15,25 +16,8 @@ from .support import axis_index, broadcast_like, scatter_add, shape_of, unbroadc
 # --- at least n dimensions: a reshape -------------------------------------------------------
 # (one array at a time: with several arrays numpy returns a tuple, which these rules refuse)
 
-def atleast_vjp(g, ans, ary):
-    return np.reshape(g, shape_of(ary))
-
-
-def atleast_1d_jvp(t, ans, ary):
-    return np.atleast_1d(t)
-
-
-def atleast_2d_jvp(t, ans, ary):
-    return np.atleast_2d(t)
-
-
-def atleast_3d_jvp(t, ans, ary):
-    return np.atleast_3d(t)
-
-
-define(np.atleast_1d, vjp=(atleast_vjp,), jvp=(atleast_1d_jvp,))
-define(np.atleast_2d, vjp=(atleast_vjp,), jvp=(atleast_2d_jvp,))
-define(np.atleast_3d, vjp=(atleast_vjp,), jvp=(atleast_3d_jvp,))
+for _fn in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
+    reshaping(_fn, "ary")
 
 
 # --- diagonals and triangles -------------------------------------------------------------------
@@ -68,26 +52,14 @@ def diagflat_jvp(t, ans, v, k=0):
 define(np.diagflat, vjp=(diagflat_vjp,), jvp=(diagflat_jvp,))
 
 
+@symmetric(np.tril)
 def tril_vjp(g, ans, m, k=0):
     return np.tril(g, k)
 
 
-def tril_jvp(t, ans, m, k=0):
-    return np.tril(t, k)
-
-
-define(np.tril, vjp=(tril_vjp,), jvp=(tril_jvp,))
-
-
+@symmetric(np.triu)
 def triu_vjp(g, ans, m, k=0):
     return np.triu(g, k)
-
-
-def triu_jvp(t, ans, m, k=0):
-    return np.triu(t, k)
-
-
-define(np.triu, vjp=(triu_vjp,), jvp=(triu_jvp,))
 
 
 # --- repeating ---------------------------------------------------------------------------------
@@ -155,26 +127,14 @@ def rot90_jvp(t, ans, m, k=1, axes=(0, 1)):
 define(np.rot90, vjp=(rot90_vjp,), jvp=(rot90_jvp,))
 
 
+@symmetric(np.fliplr)
 def fliplr_vjp(g, ans, m):
     return np.fliplr(g)
 
 
-def fliplr_jvp(t, ans, m):
-    return np.fliplr(t)
-
-
-define(np.fliplr, vjp=(fliplr_vjp,), jvp=(fliplr_jvp,))
-
-
+@symmetric(np.flipud)
 def flipud_vjp(g, ans, m):
     return np.flipud(g)
-
-
-def flipud_jvp(t, ans, m):
-    return np.flipud(t)
-
-
-define(np.flipud, vjp=(flipud_vjp,), jvp=(flipud_jvp,))
 
 
 # --- pad: constant, edge, reflect, symmetric, wrap -----------------------------------------------

@@ -7,23 +7,17 @@ Functions that newer numpy versions add are registered only where they exist.
 
 import numpy as np
 
+from .forms import jvp_like, reshaping, symmetric
 from .registry import define
 from .shape import cast
 from .statistics import cumprod_jvp, cumprod_vjp, padding
-from .support import dtype_of, is_floating, items_like, shape_of, unbroadcast
+from .support import dtype_of, is_floating, items_like, unbroadcast
 
 
 # (ascontiguousarray and asfortranarray make a 0-d array 1-d)
-def _copy_vjp(g, ans, a, dtype=None, order=None, like=None):
-    return np.reshape(g, shape_of(a))
-
-
-def _copy_jvp(t, ans, a, dtype=None, order=None, like=None):
-    return np.reshape(t, shape_of(ans))
-
-
-for _fn in (np.asanyarray, np.ascontiguousarray, np.asfortranarray):
-    define(_fn, vjp=(_copy_vjp,), jvp=(_copy_jvp,))
+reshaping(np.asanyarray, "a, dtype=None, order=None, like=None")
+for _fn in (np.ascontiguousarray, np.asfortranarray):
+    reshaping(_fn, "a, dtype=None, like=None")
 
 
 # real_if_close drops an imaginary part that is numerically zero: the gradient of a real input
@@ -31,23 +25,13 @@ def real_if_close_vjp(g, ans, a, tol=100):
     return g
 
 
-def real_if_close_jvp(t, ans, a, tol=100):
-    return t
-
-
-define(np.real_if_close, vjp=(real_if_close_vjp,), jvp=(real_if_close_jvp,))
-
-
-def matrix_transpose_vjp(g, ans, x):
-    return np.swapaxes(g, -1, -2)
-
-
-def matrix_transpose_jvp(t, ans, x):
-    return np.swapaxes(t, -1, -2)
+define(np.real_if_close, vjp=(real_if_close_vjp,), jvp=jvp_like(real_if_close_vjp))
 
 
 if hasattr(np, "matrix_transpose"):
-    define(np.matrix_transpose, vjp=(matrix_transpose_vjp,), jvp=(matrix_transpose_jvp,))
+    @symmetric(np.matrix_transpose)
+    def matrix_transpose_vjp(g, ans, x):
+        return np.matrix_transpose(g)
 
 
 # vecdot(x1, x2) = sum(conj(x1) * x2, axis=-1), broadcasting the other axes
@@ -180,8 +164,4 @@ def asarray_chkfinite_vjp(g, ans, a, dtype=None, order=None):
     return g
 
 
-def asarray_chkfinite_jvp(t, ans, a, dtype=None, order=None):
-    return t
-
-
-define(np.asarray_chkfinite, vjp=(asarray_chkfinite_vjp,), jvp=(asarray_chkfinite_jvp,))
+define(np.asarray_chkfinite, vjp=(asarray_chkfinite_vjp,), jvp=jvp_like(asarray_chkfinite_vjp))

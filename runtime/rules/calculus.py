@@ -10,6 +10,7 @@ the jumps themselves).
 import numpy as np
 
 from .reductions import centred_conj, conj_if_complex
+from .forms import jvp_like
 from .registry import define
 from .support import shape_of
 
@@ -48,11 +49,7 @@ def unwrap_vjp(g, ans, p, discont=None, axis=-1, period=6.283185307179586):
     return g
 
 
-def unwrap_jvp(t, ans, p, discont=None, axis=-1, period=6.283185307179586):
-    return t
-
-
-define(np.unwrap, vjp=(unwrap_vjp,), jvp=(unwrap_jvp,))
+define(np.unwrap, vjp=(unwrap_vjp,), jvp=jvp_like(unwrap_vjp))
 
 
 # cov(m) = c @ c.T / (n - ddof) with c the rows of m centred

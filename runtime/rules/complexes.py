@@ -10,19 +10,14 @@ when complex numbers appear in between, e.g. ``np.abs(x + 1j * y)``.
 
 import numpy as np
 
+from .forms import jvp_like, linear
 from .registry import define, primitive
 from .support import unbroadcast
 
 
+@linear(np.real)
 def real_vjp(g, ans, val):
     return g * np.ones_like(val)        # complex for a complex input, real for a real one
-
-
-def real_jvp(t, ans, val):
-    return np.real(t)
-
-
-define(np.real, vjp=(real_vjp,), jvp=(real_jvp,))
 
 
 def imag_vjp(g, ans, val):
@@ -42,11 +37,7 @@ def conj_vjp(g, ans, x):
     return np.conj(g)
 
 
-def conj_jvp(t, ans, x):
-    return np.conj(t)
-
-
-define((np.conjugate, np.conj), vjp=(conj_vjp,), jvp=(conj_jvp,))
+define((np.conjugate, np.conj), vjp=(conj_vjp,), jvp=jvp_like(conj_vjp))
 
 
 # angle(z) = atan2(y, x): d/dx = -y / |z|^2, d/dy = x / |z|^2, so the cotangent of z is

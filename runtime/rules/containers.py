@@ -19,6 +19,7 @@ import builtins
 
 import numpy as np
 
+from .forms import jvp_like, linear, transposes
 from .registry import define, nondifferentiable, primitive
 from .support import (CONTAINER_ARITHMETIC, Grads, _adds_by_slot, _length, _slots, broadcast_like,  # noqa: F401
                       is_basic_index, item_array, scatter_add, take_part, take_part_vjp_g, unbroadcast)
@@ -108,15 +109,11 @@ def setitem_vjp_v(g, ans, x, idx, v):
     return unbroadcast(slot(g, idx, v), v)
 
 
-def setitem_jvp_x(t, ans, x, idx, v):
-    return setitem(t, idx, 0.0)
-
-
 def setitem_jvp_v(t, ans, x, idx, v):
     return setitem(zeros_tree(ans), idx, t)
 
 
-define(setitem, vjp=(setitem_vjp_x, None, setitem_vjp_v), jvp=(setitem_jvp_x, None, setitem_jvp_v))
+define(setitem, vjp=(setitem_vjp_x, None, setitem_vjp_v), jvp=jvp_like(setitem_vjp_x, None) + (setitem_jvp_v,))
 setitem.linear_in = (0, 2)          # the tangent of setitem(x, i, v) is setitem(dx, i, dv)
 
 
@@ -191,11 +188,7 @@ def copy_vjp(g, ans, a, order="K", subok=False):
     return g
 
 
-def copy_jvp(t, ans, a, order="K", subok=False):
-    return t
-
-
-define(np.copy, vjp=(copy_vjp,), jvp=(copy_jvp,))      # x.copy(): the array to write into
+define(np.copy, vjp=(copy_vjp,), jvp=jvp_like(copy_vjp))      # x.copy(): the array to write into
 
 
 @primitive
@@ -483,28 +476,11 @@ def assign_slice_jvp_v(t, ans, x, start, stop, step, v):
     return assign_slice_(zeros_tree(x), start, stop, step, t)
 
 
-def slice_part_vjp_g(h, ans, g, x, start, stop, step, v, right):
-    return slice_back(h, x, start, stop, step, v, right)
-
-
-def slice_part_jvp_g(t, ans, g, x, start, stop, step, v, right):
-    return slice_part(t, x, start, stop, step, v, right)
-
-
-def slice_back_vjp_h(k, ans, h, x, start, stop, step, v, right):
-    return slice_part(k, x, start, stop, step, v, right)
-
-
-def slice_back_jvp_h(t, ans, h, x, start, stop, step, v, right):
-    return slice_back(t, x, start, stop, step, v, right)
-
-
 define(assign_slice_, vjp=(assign_slice_vjp_x, None, None, None, assign_slice_vjp_v),
        jvp=(assign_slice_jvp_x, None, None, None, assign_slice_jvp_v))
 assign_slice_.linear_in = (0, 4)
 _NONE6 = (None,) * 6
-define(slice_part, vjp=(slice_part_vjp_g,) + _NONE6, jvp=(slice_part_jvp_g,) + _NONE6)
-define(slice_back, vjp=(slice_back_vjp_h,) + _NONE6, jvp=(slice_back_jvp_h,) + _NONE6)
+transposes(slice_part, slice_back, "g, x, start, stop, step, v, right")
 slice_part.linear_in = slice_back.linear_in = (0,)
 
 # --- `a | b` on dicts -------------------------------------------------------------------------
@@ -587,11 +563,7 @@ def sum_jvp_items(t, ans, iterable, start=0):
     return broadcast_like(total(t, iterable), ans)
 
 
-def sum_jvp_start(t, ans, iterable, start=0):
-    return broadcast_like(t, ans)
-
-
-define(builtins.sum, vjp=(sum_vjp_items, sum_vjp_start), jvp=(sum_jvp_items, sum_jvp_start))
+define(builtins.sum, vjp=(sum_vjp_items, sum_vjp_start), jvp=(sum_jvp_items,) + jvp_like(sum_vjp_start))
 
 
 # --- np.array / np.asarray of a list of arrays ----------------------------------------------
@@ -640,12 +612,9 @@ define(rows_like, vjp=(rows_like_vjp, None), jvp=(rows_like_jvp, None))
 
 # --- rules for the helpers generated gradients call (so they can be differentiated again) ----
 
+@linear(slot)
 def slot_vjp_g(h, ans, g, idx, like):
     return scatter_add(h, g, idx)
-
-
-def slot_jvp_g(t, ans, g, idx, like):
-    return slot(t, idx, like)
 
 
 def spread_jvp_g(t, ans, g, items):
@@ -698,7 +667,6 @@ def rows_like_vjp_jvp(t, out, h, ans, g, obj):
     return rows_like_vjp(t, ans, g, obj)
 
 
-define(slot, vjp=(slot_vjp_g, None, None), jvp=(slot_jvp_g, None, None))
 define(spread, vjp=(spread_vjp_g, None), jvp=(spread_jvp_g, None))
 define(total, vjp=(total_vjp_t, None), jvp=(total_jvp_t, None))
 define(spread_vjp_g, vjp=(spread_vjp_g_vjp, None, None, None), jvp=(spread_vjp_g_jvp, None, None, None))

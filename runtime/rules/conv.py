@@ -19,6 +19,7 @@ primitive of this module whose own rules are here too, so every order of derivat
 
 import numpy as np
 
+from .forms import transposes
 from .registry import define, primitive
 
 
@@ -296,22 +297,6 @@ def no_tangent_in_x(t, ans, g, x, ksize, strides, pads):
     return np.zeros(np.shape(ans), dtype=np.result_type(t))
 
 
-def gather_vjp_t(g, ans, t, x, ksize, strides, pads):
-    return max_pool2d_scatter(g, x, ksize, strides, pads)
-
-
-def gather_jvp_t(t, ans, tt, x, ksize, strides, pads):
-    return max_pool2d_gather(t, x, ksize, strides, pads)
-
-
-def scatter_vjp_g(gx, ans, g, x, ksize, strides, pads):
-    return max_pool2d_gather(gx, x, ksize, strides, pads)
-
-
-def scatter_jvp_g(t, ans, g, x, ksize, strides, pads):
-    return max_pool2d_scatter(t, x, ksize, strides, pads)
-
-
 define(max_pool2d, vjp=(max_pool2d_vjp,), jvp=(max_pool2d_jvp,))
-define(max_pool2d_gather, vjp=(gather_vjp_t, no_derivative_in_x), jvp=(gather_jvp_t, no_tangent_in_x))
-define(max_pool2d_scatter, vjp=(scatter_vjp_g, no_derivative_in_x), jvp=(scatter_jvp_g, no_tangent_in_x))
+transposes(max_pool2d_gather, max_pool2d_scatter, "v, x, ksize, strides, pads",
+           vjp=(no_derivative_in_x,), jvp=(no_tangent_in_x,))

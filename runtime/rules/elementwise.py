@@ -14,135 +14,56 @@ import operator
 
 import numpy as np
 
+from .forms import elementwise, symmetric
 from .registry import define
 from .support import broadcast_like, items_like, unbroadcast
 
 
-# --- exponentials and logarithms --------------------------------------------------------
+# --- exponentials and logarithms (each states its derivative once: ``forms.elementwise``) ----
 
-def exp_vjp(g, ans, x):
-    return g * ans
-
-
-def exp_jvp(t, ans, x):
-    return t * ans
+@elementwise(np.exp)
+def d_exp(ans, x):
+    return ans
 
 
-define(np.exp, vjp=(exp_vjp,), jvp=(exp_jvp,))
+@elementwise(np.exp2)
+def d_exp2(ans, x):
+    return ans * 0.6931471805599453
 
 
-def exp2_vjp(g, ans, x):
-    return g * ans * 0.6931471805599453
+@elementwise(np.expm1)
+def d_expm1(ans, x):
+    return ans + 1.0
 
 
-def exp2_jvp(t, ans, x):
-    return t * ans * 0.6931471805599453
+@elementwise(np.log)
+def d_log(ans, x):
+    return 1.0 / x
 
 
-define(np.exp2, vjp=(exp2_vjp,), jvp=(exp2_jvp,))
+@elementwise(np.log2)
+def d_log2(ans, x):
+    return 1.0 / (x * 0.6931471805599453)
 
 
-def expm1_vjp(g, ans, x):
-    return g * (ans + 1.0)
+@elementwise(np.log10)
+def d_log10(ans, x):
+    return 1.0 / (x * 2.302585092994046)
 
 
-def expm1_jvp(t, ans, x):
-    return t * (ans + 1.0)
+@elementwise(np.log1p)
+def d_log1p(ans, x):
+    return 1.0 / (x + 1.0)
 
 
-define(np.expm1, vjp=(expm1_vjp,), jvp=(expm1_jvp,))
+@elementwise(np.logaddexp)          # log(exp(x) + exp(y))
+def d_logaddexp(ans, x, y):
+    return np.exp(x - ans), np.exp(y - ans)
 
 
-def log_vjp(g, ans, x):
-    return g / x
-
-
-def log_jvp(t, ans, x):
-    return t / x
-
-
-define(np.log, vjp=(log_vjp,), jvp=(log_jvp,))
-
-
-def log2_vjp(g, ans, x):
-    return g / (x * 0.6931471805599453)
-
-
-def log2_jvp(t, ans, x):
-    return t / (x * 0.6931471805599453)
-
-
-define(np.log2, vjp=(log2_vjp,), jvp=(log2_jvp,))
-
-
-def log10_vjp(g, ans, x):
-    return g / (x * 2.302585092994046)
-
-
-def log10_jvp(t, ans, x):
-    return t / (x * 2.302585092994046)
-
-
-define(np.log10, vjp=(log10_vjp,), jvp=(log10_jvp,))
-
-
-def log1p_vjp(g, ans, x):
-    return g / (x + 1.0)
-
-
-def log1p_jvp(t, ans, x):
-    return t / (x + 1.0)
-
-
-define(np.log1p, vjp=(log1p_vjp,), jvp=(log1p_jvp,))
-
-
-# log(exp(x) + exp(y))
-def logaddexp_vjp_x(g, ans, x, y):
-    return unbroadcast(g * np.exp(x - ans), x)
-
-
-def logaddexp_vjp_y(g, ans, x, y):
-    return unbroadcast(g * np.exp(y - ans), y)
-
-
-def logaddexp_jvp_x(t, ans, x, y):
-    return broadcast_like(t * np.exp(x - ans), ans)
-
-
-def logaddexp_jvp_y(t, ans, x, y):
-    return broadcast_like(t * np.exp(y - ans), ans)
-
-
-define(
-    np.logaddexp,
-    vjp=(logaddexp_vjp_x, logaddexp_vjp_y),
-    jvp=(logaddexp_jvp_x, logaddexp_jvp_y),
-)
-
-
-# log2(2**x + 2**y)
-def logaddexp2_vjp_x(g, ans, x, y):
-    return unbroadcast(g * np.exp2(x - ans), x)
-
-
-def logaddexp2_vjp_y(g, ans, x, y):
-    return unbroadcast(g * np.exp2(y - ans), y)
-
-
-def logaddexp2_jvp_x(t, ans, x, y):
-    return broadcast_like(t * np.exp2(x - ans), ans)
-
-
-def logaddexp2_jvp_y(t, ans, x, y):
-    return broadcast_like(t * np.exp2(y - ans), ans)
-
-
-define(
-    np.logaddexp2,
-    vjp=(logaddexp2_vjp_x, logaddexp2_vjp_y),
-    jvp=(logaddexp2_jvp_x, logaddexp2_jvp_y),
-)
+@elementwise(np.logaddexp2)         # log2(2**x + 2**y)
+def d_logaddexp2(ans, x, y):
+    return np.exp2(x - ans), np.exp2(y - ans)
 
 
 # --- powers and roots -------------------------------------------------------------------
@@ -151,48 +72,24 @@ define(
 # at x < 0 (no 0 * NaN: a tf.where over sqrt does not leak NaN). Only where g is 0 and ans is 0
 # or NaN is the denominator replaced, so the rule stays exact (and smoothly differentiable in g
 # and ans) everywhere else.
+@symmetric(np.sqrt)
 def sqrt_vjp(g, ans, x):
     return g / (2.0 * np.where(np.logical_and(g == 0, np.logical_not(ans > 0)), 1.0, ans))
 
 
-def sqrt_jvp(t, ans, x):
-    return t / (2.0 * np.where(np.logical_and(t == 0, np.logical_not(ans > 0)), 1.0, ans))
+@elementwise(np.cbrt)
+def d_cbrt(ans, x):
+    return 1.0 / (3.0 * ans * ans)
 
 
-define(np.sqrt, vjp=(sqrt_vjp,), jvp=(sqrt_jvp,))
+@elementwise(np.square)
+def d_square(ans, x):
+    return 2.0 * x
 
 
-def cbrt_vjp(g, ans, x):
-    return g / (3.0 * ans * ans)
-
-
-def cbrt_jvp(t, ans, x):
-    return t / (3.0 * ans * ans)
-
-
-define(np.cbrt, vjp=(cbrt_vjp,), jvp=(cbrt_jvp,))
-
-
-def square_vjp(g, ans, x):
-    return g * 2.0 * x
-
-
-def square_jvp(t, ans, x):
-    return t * 2.0 * x
-
-
-define(np.square, vjp=(square_vjp,), jvp=(square_jvp,))
-
-
-def reciprocal_vjp(g, ans, x):
-    return -g * ans * ans
-
-
-def reciprocal_jvp(t, ans, x):
-    return -t * ans * ans
-
-
-define(np.reciprocal, vjp=(reciprocal_vjp,), jvp=(reciprocal_jvp,))
+@elementwise(np.reciprocal)
+def d_reciprocal(ans, x):
+    return -ans * ans
 
 
 # --- sign and magnitude -----------------------------------------------------------------
@@ -224,15 +121,9 @@ if not SIGN_IS_PHASE:       # numpy 1.x: sign(z) is the sign of the real part
 define((np.absolute, np.abs, builtins.abs, operator.abs), vjp=(abs_vjp,), jvp=(abs_jvp,))
 
 
-def fabs_vjp(g, ans, x):
-    return g * np.sign(x)
-
-
-def fabs_jvp(t, ans, x):
-    return t * np.sign(x)
-
-
-define(np.fabs, vjp=(fabs_vjp,), jvp=(fabs_jvp,))
+@elementwise(np.fabs)
+def d_fabs(ans, x):
+    return np.sign(x)
 
 
 # (The ufuncs, not operators: on the tape's second order these run on tensors, whose operators
@@ -270,67 +161,25 @@ define(np.sign, vjp=(sign_vjp,), jvp=(sign_jvp,))
 
 # --- remainders (TF FloorMod gradient: d/dx = 1, d/dy = -floor(x / y)) -------------------
 
-def mod_vjp_x(g, ans, x, y):
-    return unbroadcast(g, x)
+@elementwise((np.remainder, np.mod, operator.mod), name="mod")
+def d_mod(ans, x, y):
+    return 1, -np.floor_divide(x, y)
 
 
-def mod_vjp_y(g, ans, x, y):
-    return unbroadcast(-g * np.floor_divide(x, y), y)
-
-
-def mod_jvp_x(t, ans, x, y):
-    return broadcast_like(t, ans)
-
-
-def mod_jvp_y(t, ans, x, y):
-    return broadcast_like(-t * np.floor_divide(x, y), ans)
-
-
-define((np.remainder, np.mod, operator.mod), vjp=(mod_vjp_x, mod_vjp_y), jvp=(mod_jvp_x, mod_jvp_y))
-
-
-# fmod truncates instead: d/dy = -trunc(x / y)
-def fmod_vjp_y(g, ans, x, y):
-    return unbroadcast(-g * np.trunc(x / y), y)
-
-
-def fmod_jvp_y(t, ans, x, y):
-    return broadcast_like(-t * np.trunc(x / y), ans)
-
-
-define(np.fmod, vjp=(mod_vjp_x, fmod_vjp_y), jvp=(mod_jvp_x, fmod_jvp_y))
+@elementwise(np.fmod)               # fmod truncates instead: d/dy = -trunc(x / y)
+def d_fmod(ans, x, y):
+    return 1, -np.trunc(x / y)
 
 
 # float_power: x ** y computed in float64 (same derivative as power; d/dy is 0 where x == 0)
-def float_power_vjp_x(g, ans, x, y):
-    return unbroadcast(g * y * np.float_power(x, np.where(y, y - 1, 1)), x)
+@elementwise(np.float_power)
+def d_float_power(ans, x, y):
+    return y * np.float_power(x, np.where(y, y - 1, 1)), ans * np.log(np.where(x == 0, 1, x))
 
 
-def float_power_vjp_y(g, ans, x, y):
-    return unbroadcast(g * ans * np.log(np.where(x == 0, 1, x)), y)
-
-
-def float_power_jvp_x(t, ans, x, y):
-    return broadcast_like(t * y * np.float_power(x, np.where(y, y - 1, 1)), ans)
-
-
-def float_power_jvp_y(t, ans, x, y):
-    return broadcast_like(t * ans * np.log(np.where(x == 0, 1, x)), ans)
-
-
-define(np.float_power, vjp=(float_power_vjp_x, float_power_vjp_y), jvp=(float_power_jvp_x, float_power_jvp_y))
-
-
-# ldexp(x, i) = x * 2**i (i is an integer: no gradient)
-def ldexp_vjp(g, ans, x1, x2):
-    return unbroadcast(g * np.exp2(x2), x1)
-
-
-def ldexp_jvp(t, ans, x1, x2):
-    return broadcast_like(t * np.exp2(x2), ans)
-
-
-define(np.ldexp, vjp=(ldexp_vjp, None), jvp=(ldexp_jvp, None))
+@elementwise(np.ldexp)              # ldexp(x, i) = x * 2**i (i is an integer: no gradient)
+def d_ldexp(ans, x1, x2):
+    return np.exp2(x2), None
 
 
 # modf(x) = (x - trunc(x), trunc(x)) and divmod(x, y) = (x // y, x % y): tuple results, whose

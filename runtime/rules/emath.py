@@ -8,8 +8,9 @@ gradients also where the result is complex.
 
 import numpy as np
 
+from .forms import jvp_like
 from .registry import define
-from .support import broadcast_like, unbroadcast
+from .support import unbroadcast
 
 emath = np.emath
 
@@ -67,15 +68,7 @@ def logn_vjp_x(g, ans, n, x):
     return unbroadcast(g / (x * emath.log(n)), x)
 
 
-def logn_jvp_n(t, ans, n, x):
-    return broadcast_like(-t * ans / (n * emath.log(n)), ans)
-
-
-def logn_jvp_x(t, ans, n, x):
-    return broadcast_like(t / (x * emath.log(n)), ans)
-
-
-define(emath.logn, vjp=(logn_vjp_n, logn_vjp_x), jvp=(logn_jvp_n, logn_jvp_x))
+define(emath.logn, vjp=(logn_vjp_n, logn_vjp_x), jvp=jvp_like(logn_vjp_n, logn_vjp_x))
 
 
 # power(x, p): d/dp is 0 where x == 0 (as for np.power)
@@ -87,15 +80,7 @@ def power_vjp_p(g, ans, x, p):
     return unbroadcast(g * ans * emath.log(np.where(x == 0, 1, x)), p)
 
 
-def power_jvp_x(t, ans, x, p):
-    return broadcast_like(t * p * emath.power(x, np.where(p, p - 1, 1)), ans)
-
-
-def power_jvp_p(t, ans, x, p):
-    return broadcast_like(t * ans * emath.log(np.where(x == 0, 1, x)), ans)
-
-
-define(emath.power, vjp=(power_vjp_x, power_vjp_p), jvp=(power_jvp_x, power_jvp_p))
+define(emath.power, vjp=(power_vjp_x, power_vjp_p), jvp=jvp_like(power_vjp_x, power_vjp_p))
 
 
 def arcsin_vjp(g, ans, x):

@@ -18,6 +18,7 @@ for two bins of the full spectrum).
 
 import numpy as np
 
+from .forms import transposes
 from .registry import define, nondifferentiable, primitive
 from .shape import cast
 from .support import dtype_of, shape_of
@@ -264,21 +265,4 @@ define(np.fft.irfft2, vjp=(irfft2_vjp,), jvp=(irfft2_jvp,))
 
 # --- shifts: permutations, each the other's transpose -----------------------------------------
 
-def fftshift_vjp(g, ans, x, axes=None):
-    return np.fft.ifftshift(g, axes=axes)
-
-
-def fftshift_jvp(t, ans, x, axes=None):
-    return np.fft.fftshift(t, axes=axes)
-
-
-def ifftshift_vjp(g, ans, x, axes=None):
-    return np.fft.fftshift(g, axes=axes)
-
-
-def ifftshift_jvp(t, ans, x, axes=None):
-    return np.fft.ifftshift(t, axes=axes)
-
-
-define(np.fft.fftshift, vjp=(fftshift_vjp,), jvp=(fftshift_jvp,))
-define(np.fft.ifftshift, vjp=(ifftshift_vjp,), jvp=(ifftshift_jvp,))
+transposes(np.fft.fftshift, np.fft.ifftshift, "x, axes=None")

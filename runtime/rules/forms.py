@@ -36,49 +36,67 @@ one would write them by hand (``g * -np.sin(x)`` as ``-g * np.sin(x)``, ``g * (1
 The made functions are real functions of the family's module (``trig.sin_vjp``): their source
 is generated, registered with ``linecache`` under a ``<...>`` file name, so ``inspect.getsource``
 reads it as the transpiler's templates need, and the tape calls them as directly as hand-written
-ones.
+ones.  Making them (parsing, writing, compiling) costs about a millisecond per primitive, so what
+is made is kept beside the module's bytecode (``_Made``) and read back by later imports.
 """
 
 import ast
 import builtins
+import importlib.util
 import inspect
 import linecache
+import marshal
+import os
 import sys
 import textwrap
 
 from .registry import define
-from .support import broadcast_like, unbroadcast
+from .support import broadcast_like, shape_of, unbroadcast
 
-__all__ = ["elementwise", "symmetric", "jvp_like", "linear", "scalar"]
+__all__ = ["elementwise", "symmetric", "jvp_like", "linear", "transposes", "reshaping", "scalar"]
 
 
-def elementwise(fns, name=None):
-    """Register ``fns``' rules made from the derivative the decorated function returns."""
+def elementwise(fns, name=None, broadcasting=None):
+    """Register ``fns``' rules made from the derivative the decorated function returns.  Partial
+    derivatives returned as a tuple are of arguments that broadcast together (``broadcasting=False``
+    when they do not: an order ``n`` beside the array)."""
     def make(derivative):
-        node = _function_node(derivative)
-        params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        if not params or params[0] != "ans":
-            raise TypeError(f"{derivative.__name__}: a derivative function takes (ans, <the primitive's "
-                            f"parameters>), not ({', '.join(params)})")
-        vjps, jvps = _partials(derivative, node, name, derivative.__globals__, broadcasting=None)
-        define(fns, vjp=vjps, jvp=jvps)
+        key = f"elementwise {derivative.__qualname__} {name} {broadcasting}"
+        layout, made = _made(derivative.__globals__, key, derivative,
+                             lambda: _partials(derivative, _function_node(derivative), name, broadcasting))
+        define(fns, vjp=_laid_out(layout["vjp"], made), jvp=_laid_out(layout["jvp"], made))
         return derivative
     return make
 
 
-def scalar(fns, derivative, name=None):
-    """Register rules for the ``math`` function ``fns`` made from the numpy ``derivative`` of the same
-    function, with ``np.*`` calls read as their ``math`` namesakes (scalar code stays scalar).  The
-    rules belong to the calling module."""
-    node = _MathNames(derivative.__name__).visit(_function_node(derivative))
-    module = sys._getframe(1).f_globals
-    for n in ast.walk(node):     # the derivative's other globals must mean the same here
-        if isinstance(n, ast.Name) and n.id in derivative.__globals__ and n.id != "np" and \
-                module.get(n.id, getattr(builtins, n.id, None)) is not derivative.__globals__[n.id]:
-            raise ValueError(f"{derivative.__name__} reads {n.id}, which {module['__name__']} does not import")
+def scalar(fns, derivative=None, name=None):
+    """Register rules for the ``math`` function (or builtin) ``fns`` made from ``derivative`` as
+    ``elementwise`` does, without broadcasting, and with ``np.*`` calls read as their ``math``
+    namesakes: a numpy function's derivative serves its ``math`` twin, and scalar code stays
+    scalar.  The rules belong to the calling module.  Without ``derivative``, a decorator."""
+    if derivative is None:
+        def make(d):
+            _scalar(fns, d, name, d.__globals__)
+            return d
+        return make
+    _scalar(fns, derivative, name, sys._getframe(1).f_globals)
+    return derivative
+
+
+def _scalar(fns, derivative, name, module):
     first = fns[0] if isinstance(fns, (tuple, list)) else fns
-    vjps, jvps = _partials(derivative, node, name or first.__name__, module, broadcasting=False)
-    define(fns, vjp=vjps, jvp=jvps)
+    name = name or first.__name__
+
+    def write():
+        node = _MathNames(derivative.__name__).visit(_function_node(derivative))
+        for n in ast.walk(node):     # the derivative's other globals must mean the same here
+            if isinstance(n, ast.Name) and n.id in derivative.__globals__ and n.id != "np" and \
+                    not _same(module.get(n.id, getattr(builtins, n.id, None)), derivative.__globals__[n.id]):
+                raise ValueError(f"{derivative.__name__} reads {n.id}, which {module['__name__']} does not import")
+        return _partials(derivative, node, name, broadcasting=False)
+
+    layout, made = _made(module, f"scalar {derivative.__module__}.{derivative.__qualname__} {name}", derivative, write)
+    define(fns, vjp=_laid_out(layout["vjp"], made), jvp=_laid_out(layout["jvp"], made))
 
 
 def symmetric(fns):
@@ -97,10 +115,19 @@ def jvp_like(*vjps):
         if vjp is None:
             made.append(None)
             continue
-        node = _function_node(vjp)
-        first = (node.args.posonlyargs + node.args.args)[0].arg
-        body = [_AsTangent(first).visit(s) for s in _body(node)]
-        made.append(_make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(node.args, "t"), body))
+
+        def write(vjp=vjp):
+            node = _function_node(vjp)
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            t = "s" if "t" in params else "t"       # (not a parameter's name)
+            body = [_AsTangent(params[0], t, params[1]).visit(s) for s in _body(node)]
+            spreads = any(isinstance(n, ast.Name) and n.id == "broadcast_like" for s in body for n in ast.walk(s))
+            name = _jvp_name(vjp.__name__)
+            return ({"jvp": (name,), "requires": ("broadcast_like",) if spreads else ()},
+                    [(name, _source(name, _with_first(node.args, t), body))])
+
+        layout, functions = _made(vjp.__globals__, f"jvp_like {vjp.__qualname__}", vjp, write)
+        made += _laid_out(layout["jvp"], functions)
     return tuple(made)
 
 
@@ -109,48 +136,108 @@ def linear(fns, argnum=0):
     to the tangent in place of argument ``argnum`` (the other parameters passed as they are)."""
     def make(vjp):
         first = fns[0] if isinstance(fns, (tuple, list)) else fns
-        node = _function_node(vjp)
-        args = node.args
-        params = [a.arg for a in args.posonlyargs + args.args][2:]
-        call = ast.Call(_expression_for(first, vjp.__globals__),
-                        [ast.Name("t" if i == argnum else p, ast.Load()) for i, p in enumerate(params)]
-                        + ([ast.Starred(ast.Name(args.vararg.arg, ast.Load()), ast.Load())] if args.vararg else []),
-                        [ast.keyword(a.arg, ast.Name(a.arg, ast.Load())) for a in args.kwonlyargs])
-        jvp = _make(vjp.__globals__, _jvp_name(vjp.__name__), _with_first(args, "t"), [ast.Return(call)])
-        entries = [None] * (argnum + 1)
-        vjps, jvps = list(entries), list(entries)
-        vjps[argnum], jvps[argnum] = vjp, jvp
+
+        def write():
+            node = _function_node(vjp)
+            name = _jvp_name(vjp.__name__)
+            call = _applied(first, vjp.__globals__, node.args, argnum)
+            return {"jvp": (name,)}, [(name, _source(name, _with_first(node.args, "t"), [ast.Return(call)]))]
+
+        layout, made = _made(vjp.__globals__, f"linear {vjp.__qualname__} {argnum}", vjp, write)
+        vjps, jvps = [None] * (argnum + 1), [None] * (argnum + 1)
+        vjps[argnum], jvps[argnum] = vjp, made[layout["jvp"][0]]
         define(fns, vjp=vjps, jvp=jvps)
         return vjp
     return make
 
 
+def transposes(f, f_t, params, vjp=(), jvp=()):
+    """Register rules for two linear functions, each the other's transpose (``fftshift`` and
+    ``ifftshift``), linear in their first argument: the VJP of one is the other applied to the
+    cotangent, the JVP the function itself applied to the tangent.  ``params`` are the parameters
+    they share, as written in a ``def``; ``vjp`` / ``jvp`` the rules of the other parameters
+    (default: none)."""
+    module = sys._getframe(1).f_globals
+    for fn, other in ((f, f_t), (f_t, f)):
+        def write(fn=fn, other=other):
+            names = {a.strip().split("=")[0] for a in params.split(",")}
+            g, t = ("h" if "g" in names else "g"), ("s" if "t" in names else "t")     # not a parameter's name
+            vjp_args = ast.parse(f"def f({g}, ans, {params}): pass").body[0].args
+            jvp_args = ast.parse(f"def f({t}, ans, {params}): pass").body[0].args
+            v, j = f"{fn.__name__}_vjp", f"{fn.__name__}_jvp"
+            return {"vjp": (v,), "jvp": (j,)}, [
+                (v, _source(v, vjp_args, [ast.Return(_applied(other, module, vjp_args, 0, g))])),
+                (j, _source(j, jvp_args, [ast.Return(_applied(fn, module, jvp_args, 0, t))]))]
+
+        layout, made = _made(module, f"transposes {fn.__name__} {params}", None, write)
+        define(fn, vjp=_laid_out(layout["vjp"], made) + tuple(vjp), jvp=_laid_out(layout["jvp"], made) + tuple(jvp))
+
+
+def reshaping(fns, params):
+    """Register rules for ``fns``, which only change the shape of their first argument (its elements
+    keep their order): the VJP reshapes the cotangent back to the argument's shape, the JVP is the
+    function of the tangent.  ``params`` are the primitive's parameters as written in a ``def``."""
+    first = fns[0] if isinstance(fns, (tuple, list)) else fns
+    module = sys._getframe(1).f_globals
+
+    def write():
+        args = ast.parse(f"def f(g, ans, {params}): pass").body[0].args
+        back = ast.parse(f"np.reshape(g, shape_of({(args.posonlyargs + args.args)[2].arg}))", mode="eval").body
+        v, j = f"{first.__name__}_vjp", f"{first.__name__}_jvp"
+        return {"vjp": (v,), "jvp": (j,), "requires": ("shape_of",)}, [
+            (v, _source(v, args, [ast.Return(back)])),
+            (j, _source(j, _with_first(args, "t"), [ast.Return(_applied(first, module, args, 0))]))]
+
+    layout, made = _made(module, f"reshaping {first.__name__} {params}", None, write)
+    define(fns, vjp=_laid_out(layout["vjp"], made), jvp=_laid_out(layout["jvp"], made))
+
+
+def _applied(fn, module, args, argnum, v="t"):
+    """``fn(...)`` with ``v`` (the tangent) for argument ``argnum`` and the rule's other parameters
+    passed on: positionally where they have no default, else by keyword."""
+    positional = [a.arg for a in args.posonlyargs + args.args][2:]
+    with_default = set(positional[len(positional) - len(args.defaults):]) if args.defaults else set()
+    call = ast.Call(_expression_for(fn, module), [], [])
+    for i, p in enumerate(positional):
+        value = ast.Name(v if i == argnum else p, ast.Load())
+        if p in with_default and i != argnum:
+            call.keywords.append(ast.keyword(p, value))
+        else:
+            call.args.append(value)
+    if args.vararg:
+        call.args.append(ast.Starred(ast.Name(args.vararg.arg, ast.Load()), ast.Load()))
+    call.keywords += [ast.keyword(a.arg, ast.Name(a.arg, ast.Load())) for a in args.kwonlyargs]
+    return call
+
+
 # --- making rule functions ------------------------------------------------------------------------
 
-def _partials(derivative, node, name, module, broadcasting):
-    """(vjps, jvps) made from a derivative function's node: one pair per entry of its returned tuple
-    (or for its first parameter when it returns one expression)."""
+def _partials(derivative, node, name, broadcasting):
+    """(layout, sources) of the rules made from a derivative function's node: one VJP and one JVP
+    per entry of its returned tuple (or for its first parameter when it returns one expression)."""
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    if not params or params[0] != "ans":
+        raise TypeError(f"{derivative.__name__}: a derivative function takes (ans, <the primitive's "
+                        f"parameters>), not ({', '.join(params)})")
     body = _body(node)
     if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
         raise TypeError(f"{derivative.__name__}: a derivative function ends with `return <derivative>`")
     *stmts, ret = body
-    params = [a.arg for a in node.args.posonlyargs + node.args.args][1:]
     parts = ret.value.elts if isinstance(ret.value, ast.Tuple) else [ret.value]
-    if len(parts) > len(params):
-        raise TypeError(f"{derivative.__name__} returns {len(parts)} partial derivatives for {len(params)} parameters")
+    if len(parts) > len(params) - 1:
+        raise TypeError(f"{derivative.__name__} returns {len(parts)} partial derivatives for "
+                        f"{len(params) - 1} parameters")
     if broadcasting is None:
         broadcasting = isinstance(ret.value, ast.Tuple)
-    if broadcasting:
-        _require(module, "unbroadcast", unbroadcast)
-        _require(module, "broadcast_like", broadcast_like)
     base = name or (derivative.__name__[2:] if derivative.__name__.startswith("d_") else derivative.__name__)
     several = sum(not _is_none(d) for d in parts) > 1
     rule_args = _with_first(node.args, "g")
-    vjps, jvps = [], []
-    for param, d in zip(params, parts):
+    layout = {"vjp": [], "jvp": [], "requires": ("unbroadcast", "broadcast_like") if broadcasting else ()}
+    sources = []
+    for param, d in zip(params[1:], parts):
         if _is_none(d):
-            vjps.append(None)
-            jvps.append(None)
+            layout["vjp"].append(None)
+            layout["jvp"].append(None)
             continue
         suffix = f"_{param}" if several else ""
         needed = _needed(stmts, d)
@@ -158,29 +245,156 @@ def _partials(derivative, node, name, module, broadcasting):
         if broadcasting:
             v = _call("unbroadcast", v, ast.Name(param, ast.Load()))
             t = _call("broadcast_like", t, ast.Name("ans", ast.Load()))
-        vjps.append(_make(module, f"{base}_vjp{suffix}", rule_args, needed + [ast.Return(v)]))
-        jvps.append(_make(module, f"{base}_jvp{suffix}", _with_first(rule_args, "t"), needed + [ast.Return(t)]))
-    return tuple(vjps), tuple(jvps)
+        vname, jname = f"{base}_vjp{suffix}", f"{base}_jvp{suffix}"
+        layout["vjp"].append(vname)
+        layout["jvp"].append(jname)
+        sources.append((vname, _source(vname, rule_args, needed + [ast.Return(v)])))
+        sources.append((jname, _source(jname, _with_first(rule_args, "t"), needed + [ast.Return(t)])))
+    return layout, sources
 
 
-def _make(module, name, args, body):
-    """A function ``name(args): body`` defined in ``module`` (its globals) from generated source."""
-    if name in module:
-        raise ValueError(f"{module['__name__']}.{name} exists already: a made rule would replace it")
+def _source(name, args, body):
+    """The text of ``def name(args): body``."""
     fn = ast.FunctionDef(name, args, body, [], None, None)
     if "type_params" in ast.FunctionDef._fields:
         fn.type_params = []
-    source = ast.unparse(ast.fix_missing_locations(ast.Module([fn], []))) + "\n"
-    filename = f"<{module['__name__']}.{name}, a made rule>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), module)
-    return module[name]
+    return ast.unparse(ast.fix_missing_locations(ast.Module([fn], []))) + "\n"
+
+
+def _laid_out(names, functions):
+    return tuple(None if n is None else functions[n] for n in names)
+
+
+# --- made rules, and the cache that spares later imports their making -------------------------------
+
+_HELPERS = {"unbroadcast": unbroadcast, "broadcast_like": broadcast_like, "shape_of": shape_of}
+"""The helpers made rules call, put in the module's namespace where it does not import them."""
+
+
+def _made(module, key, source_of, write):
+    """(layout, {name: function}) of the rules ``key`` makes in ``module`` (its globals): from the
+    module's cache of made rules, else ``write() -> (layout, [(name, source)])``, compiled and kept.
+    ``source_of``: the function whose source they are made from (its file is watched)."""
+    cache = _Made.of(module)
+    entry = cache.entries.get(key)
+    if entry is None:
+        layout, sources = write()
+        entry = (layout, [(name, text, compile(text, _filename(module, name), "exec")) for name, text in sources])
+        cache.add(key, entry, getattr(getattr(source_of, "__code__", None), "co_filename", None))
+    layout, made = entry
+    for name in layout.get("requires", ()):
+        if module.setdefault(name, _HELPERS[name]) is not _HELPERS[name]:
+            raise ValueError(f"{module['__name__']}.{name} is not support.{name}, which made rules call")
+    functions = {}
+    for name, text, code in made:
+        if name in module:
+            raise ValueError(f"{module['__name__']}.{name} exists already: a made rule would replace it")
+        filename = _filename(module, name)
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        exec(code, module)
+        functions[name] = module[name]
+    return layout, functions
+
+
+def _filename(module, name):
+    return f"<{module['__name__']}.{name}, a made rule>"
+
+
+class _Made:
+    """The rules made in one module, kept beside its bytecode (``__pycache__/<module>.<tag>.made``,
+    written where bytecode is written): key -> (layout, [(name, source, code)]).  Valid while the
+    files they were made from (the module's, its derivatives', this one) and numpy's version are."""
+
+    _ALL = {}
+
+    @classmethod
+    def of(cls, module):
+        name = module["__name__"]
+        if name not in cls._ALL:
+            cls._ALL[name] = cls(module.get("__file__"))
+        return cls._ALL[name]
+
+    def __init__(self, file):
+        self.entries, self.files, self.path = {}, {}, None
+        if file is None:
+            return
+        try:
+            self.path = importlib.util.cache_from_source(file)[:-len(".pyc")] + ".made"
+        except (NotImplementedError, ValueError):
+            return
+        self.watch(file)
+        self.watch(__file__)
+        try:
+            with open(self.path, "rb") as f:
+                version, files, entries = marshal.load(f)
+        except (OSError, EOFError, ValueError, TypeError):
+            return
+        if version == _VERSION and all(_stat(path) == stat for path, stat in files.items()):
+            self.files.update(files)
+            self.entries = entries
+
+    def watch(self, path):
+        if path is not None and path not in self.files:
+            self.files[path] = _stat(path)
+
+    def add(self, key, entry, source_file):
+        self.entries[key] = entry
+        self.watch(source_file)
+        if self.path is None or sys.dont_write_bytecode:
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            partial = f"{self.path}.{os.getpid()}"
+            with open(partial, "wb") as f:
+                marshal.dump((_VERSION, self.files, self.entries), f)
+            os.replace(partial, self.path)
+        except OSError:
+            pass            # a read-only installation: made again next time
+
+
+def _stat(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _numpy_version():
+    import numpy
+    return numpy.__version__
+
+
+_VERSION = f"{sys.implementation.cache_tag} numpy {_numpy_version()}"
 
 
 def _function_node(fn):
-    node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    """The ``def`` of ``fn``, decorators dropped: parsed from the lines of its file that the ``def``
+    and its body span (``inspect.getsource`` tokenizes them and searches the modules)."""
+    code = fn.__code__
+    linecache.checkcache(code.co_filename)          # (the file may have changed since it was read)
+    lines = linecache.getlines(code.co_filename)
+    start = code.co_firstlineno - 1
+    indent = _indent(lines[start]) if start < len(lines) else 0
+    end = start
+    while end < len(lines) and _indent(lines[end]) == indent and lines[end].lstrip().startswith("@"):
+        end += 1                                    # decorators
+    end += 1                                        # the def line
+    while end < len(lines) and (not lines[end].strip() or lines[end].lstrip().startswith(("#", ")"))
+                                or _indent(lines[end]) > indent):
+        end += 1
+    try:
+        node = ast.parse(textwrap.dedent("".join(lines[start:end]))).body[0]
+    except (SyntaxError, IndexError):
+        node = None
+    if not isinstance(node, ast.FunctionDef) or node.name != fn.__name__:
+        node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
     node.decorator_list = []
     return node
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip())
 
 
 def _body(node):
@@ -196,7 +410,7 @@ def _with_first(args, first):
                         kwonlyargs=args.kwonlyargs, kw_defaults=args.kw_defaults, kwarg=args.kwarg,
                         defaults=args.defaults)
     where = new.posonlyargs if new.posonlyargs else new.args
-    if where and where[0].arg in ("g", "t", "h"):
+    if where and where[0].arg in ("g", "t", "h", "s"):
         where[0] = ast.arg(first)
     else:
         where.insert(0, ast.arg(first))
@@ -210,9 +424,8 @@ def _jvp_name(vjp_name):
     return f"{head}_jvp{tail}"
 
 
-def _require(module, name, obj):
-    if module.setdefault(name, obj) is not obj:
-        raise ValueError(f"{module['__name__']}.{name} is not support.{name}, which made rules call")
+def _same(a, b):
+    return a is b or type(a) is type(b) is float and a == b
 
 
 def _is_none(node):
@@ -249,20 +462,20 @@ def _times(v, d):
 
 
 class _AsTangent(ast.NodeTransformer):
-    """A VJP body read as its JVP: the cotangent's name becomes ``t``; ``unbroadcast(e, x)``
+    """A VJP body read as its JVP: the cotangent's name becomes the tangent's; ``unbroadcast(e, x)``
     (summing onto an argument's shape) becomes ``broadcast_like(e, ans)`` (spreading to the result's)."""
 
-    def __init__(self, cotangent):
-        self.cotangent = cotangent
+    def __init__(self, cotangent, tangent, ans):
+        self.cotangent, self.tangent, self.ans = cotangent, tangent, ans
 
     def visit_Name(self, node):
-        return ast.Name("t", node.ctx) if node.id == self.cotangent else node
+        return ast.Name(self.tangent, node.ctx) if node.id == self.cotangent else node
 
     def visit_Call(self, node):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "unbroadcast" and len(node.args) == 2:
             node.func.id = "broadcast_like"
-            node.args[1] = ast.Name("ans", ast.Load())
+            node.args[1] = ast.Name(self.ans, ast.Load())
         return node
 
 

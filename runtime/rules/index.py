@@ -68,7 +68,7 @@ CALLABLES = {
         'numpy.linalg:outer', 'numpy.linalg:trace', 'numpy.linalg:vecdot',
     ),
     'linalg.decompositions': (
-        'numpy.linalg:cholesky', 'numpy.linalg:qr', 'numpy.linalg:svd',
+        'numpy.linalg:cholesky', 'numpy.linalg:qr', 'numpy.linalg:svd', 'numpy.linalg:svdvals',
     ),
     'linalg.eigen': (
         'numpy.linalg:eig', 'numpy.linalg:eigh', 'numpy.linalg:eigvals', 'numpy.linalg:eigvalsh',
@@ -82,7 +82,7 @@ CALLABLES = {
         'numpy.linalg:pinv', 'numpy.linalg:slogdet', 'numpy.linalg:solve',
     ),
     'linalg.norms': (
-        'numpy.linalg:matrix_norm', 'numpy.linalg:norm', 'numpy.linalg:svdvals', 'numpy.linalg:vector_norm',
+        'numpy.linalg:matrix_norm', 'numpy.linalg:norm', 'numpy.linalg:vector_norm',
     ),
     'linalg.products': (
         'numpy.linalg:multi_dot', 'numpy:diagonal', 'numpy:einsum', 'numpy:trace',
@@ -128,9 +128,9 @@ CALLABLES = {
     ),
     'pyspecial': (
         'builtins:divmod', 'builtins:float', 'builtins:max', 'builtins:min', 'builtins:pow', 'math:cbrt',
-        'math:copysign', 'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fmod',
-        'math:frexp', 'math:fsum', 'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma', 'math:modf',
-        'math:prod', 'math:radians', 'math:remainder',
+        'math:copysign', 'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fma',
+        'math:fmod', 'math:frexp', 'math:fsum', 'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma',
+        'math:modf', 'math:prod', 'math:radians', 'math:remainder', 'math:sumprod',
     ),
     'reductions': (
         'numpy:amax', 'numpy:amin', 'numpy:cumsum', 'numpy:max', 'numpy:mean', 'numpy:min', 'numpy:prod',

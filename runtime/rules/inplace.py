@@ -24,6 +24,7 @@ import sys
 
 import numpy as np
 
+from .forms import jvp_like
 from .registry import define
 from .containers import setitem, setitem_jvp_v, setitem_jvp_x, setitem_vjp_v, setitem_vjp_x
 from .support import is_basic_index, scatter_add, slot_of
@@ -70,15 +71,11 @@ def add_at_vjp_g(g, ans, out, gin, x, idx):
     return g[slot_of(x, idx)]
 
 
-def add_at_jvp_out(t, ans, out, gin, x, idx):
-    return t
-
-
 def add_at_jvp_g(t, ans, out, gin, x, idx):
     return scatter_add(t, x, idx)
 
 
-define(add_at, vjp=(add_at_vjp_out, add_at_vjp_g, None, None), jvp=(add_at_jvp_out, add_at_jvp_g, None, None))
+define(add_at, vjp=(add_at_vjp_out, add_at_vjp_g, None, None), jvp=jvp_like(add_at_vjp_out) + (add_at_jvp_g,) + (None,) + (None,))
 
 
 def set_at(x, idx, v, _getrefcount=sys.getrefcount, _ndarray=np.ndarray):

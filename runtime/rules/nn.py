@@ -10,6 +10,7 @@
 import numpy as np
 
 from .activations import logsumexp
+from .forms import jvp_like
 from .registry import define, primitive
 from .support import expand_reduced
 
@@ -25,11 +26,7 @@ def relu6_vjp(g, ans, x):
     return np.where(np.logical_and(x > 0, x < 6), g, 0.0)
 
 
-def relu6_jvp(t, ans, x):
-    return np.where(np.logical_and(x > 0, x < 6), t, 0.0)
-
-
-define(relu6, vjp=(relu6_vjp,), jvp=(relu6_jvp,))
+define(relu6, vjp=(relu6_vjp,), jvp=jvp_like(relu6_vjp))
 
 
 @primitive

@@ -9,160 +9,49 @@ Like ``pymath`` these are scalar rules: ``math`` calls and float arithmetic only
 import builtins
 import math
 
+from . import elementwise, special, trig
 from .containers import Grads, spread, total
+from .forms import jvp_like, scalar
 from .registry import define
-from .special import digamma
+from .special import _TWO_OVER_SQRT_PI, digamma  # noqa: F401  (made rules read them)
 from .support import items_like
 
-_TWO_OVER_SQRT_PI = 1.1283791670955126
+
+# the numpy functions' derivatives, with math's functions
+for _fn, _d in ((math.erf, special.d_erf), (math.erfc, special.d_erfc), (math.lgamma, special.d_lgamma),
+                (math.radians, trig.d_deg2rad), (math.degrees, trig.d_rad2deg)):
+    scalar(_fn, _d)
 
 
-def erf_vjp(g, ans, x):
-    return g * _TWO_OVER_SQRT_PI * math.exp(-x * x)
+@scalar(math.gamma)
+def d_gamma(ans, x):
+    return ans * digamma(x)
 
 
-def erf_jvp(t, ans, x):
-    return t * _TWO_OVER_SQRT_PI * math.exp(-x * x)
-
-
-define(math.erf, vjp=(erf_vjp,), jvp=(erf_jvp,))
-
-
-def erfc_vjp(g, ans, x):
-    return -g * _TWO_OVER_SQRT_PI * math.exp(-x * x)
-
-
-def erfc_jvp(t, ans, x):
-    return -t * _TWO_OVER_SQRT_PI * math.exp(-x * x)
-
-
-define(math.erfc, vjp=(erfc_vjp,), jvp=(erfc_jvp,))
-
-
-def gamma_vjp(g, ans, x):
-    return g * ans * digamma(x)
-
-
-def gamma_jvp(t, ans, x):
-    return t * ans * digamma(x)
-
-
-define(math.gamma, vjp=(gamma_vjp,), jvp=(gamma_jvp,))
-
-
-def lgamma_vjp(g, ans, x):
-    return g * digamma(x)
-
-
-def lgamma_jvp(t, ans, x):
-    return t * digamma(x)
-
-
-define(math.lgamma, vjp=(lgamma_vjp,), jvp=(lgamma_jvp,))
-
-
-def radians_vjp(g, ans, x):
-    return g * 0.017453292519943295
-
-
-def radians_jvp(t, ans, x):
-    return t * 0.017453292519943295
-
-
-define(math.radians, vjp=(radians_vjp,), jvp=(radians_jvp,))
-
-
-def degrees_vjp(g, ans, x):
-    return g * 57.29577951308232
-
-
-def degrees_jvp(t, ans, x):
-    return t * 57.29577951308232
-
-
-define(math.degrees, vjp=(degrees_vjp,), jvp=(degrees_jvp,))
-
-
-def copysign_vjp_x(g, ans, x, y):
-    return g * math.copysign(1.0, x) * math.copysign(1.0, y)
-
-
-def copysign_vjp_y(g, ans, x, y):
-    return 0.0 * g
-
-
-def copysign_jvp_x(t, ans, x, y):
-    return t * math.copysign(1.0, x) * math.copysign(1.0, y)
-
-
-def copysign_jvp_y(t, ans, x, y):
-    return 0.0 * t
-
-
-define(math.copysign, vjp=(copysign_vjp_x, copysign_vjp_y), jvp=(copysign_jvp_x, copysign_jvp_y))
+@scalar(math.copysign)
+def d_copysign(ans, x, y):
+    return math.copysign(1.0, x) * math.copysign(1.0, y), 0.0
 
 
 # fmod(x, y) = x - trunc(x / y) * y;  remainder(x, y) = x - n * y with n = (x - ans) / y
-def fmod_vjp_x(g, ans, x, y):
-    return g
+@scalar(math.fmod)
+def d_fmod(ans, x, y):
+    return 1.0, -math.trunc(x / y)
 
 
-def fmod_vjp_y(g, ans, x, y):
-    return -g * math.trunc(x / y)
+@scalar(math.remainder)
+def d_remainder(ans, x, y):
+    return 1.0, -round((x - ans) / y)
 
 
-def fmod_jvp_x(t, ans, x, y):
-    return t
-
-
-def fmod_jvp_y(t, ans, x, y):
-    return -t * math.trunc(x / y)
-
-
-define(math.fmod, vjp=(fmod_vjp_x, fmod_vjp_y), jvp=(fmod_jvp_x, fmod_jvp_y))
-
-
-def remainder_vjp_y(g, ans, x, y):
-    return -g * round((x - ans) / y)
-
-
-def remainder_jvp_y(t, ans, x, y):
-    return -t * round((x - ans) / y)
-
-
-define(math.remainder, vjp=(fmod_vjp_x, remainder_vjp_y), jvp=(fmod_jvp_x, remainder_jvp_y))
-
-
-def ldexp_vjp(g, ans, x, i):
-    return g * math.ldexp(1.0, i)
-
-
-def ldexp_jvp(t, ans, x, i):
-    return t * math.ldexp(1.0, i)
-
-
-define(math.ldexp, vjp=(ldexp_vjp, None), jvp=(ldexp_jvp, None))
-
-
-def cbrt_vjp(g, ans, x):
-    return g / (3.0 * ans * ans)
-
-
-def cbrt_jvp(t, ans, x):
-    return t / (3.0 * ans * ans)
-
-
-def exp2_vjp(g, ans, x):
-    return g * ans * 0.6931471805599453
-
-
-def exp2_jvp(t, ans, x):
-    return t * ans * 0.6931471805599453
+@scalar(math.ldexp)
+def d_ldexp(ans, x, i):
+    return math.ldexp(1.0, i), None
 
 
 if hasattr(math, "cbrt"):           # Python 3.11+
-    define(math.cbrt, vjp=(cbrt_vjp,), jvp=(cbrt_jvp,))
-    define(math.exp2, vjp=(exp2_vjp,), jvp=(exp2_jvp,))
+    scalar(math.cbrt, elementwise.d_cbrt)
+    scalar(math.exp2, elementwise.d_exp2)
 
 
 # dist(p, q) = sqrt(sum((p_i - q_i)^2)): one cotangent per coordinate (a list)
@@ -200,11 +89,7 @@ def prod_jvp_items(t, ans, iterable, start=1):
     return builtins.sum(ti * start * math.prod(items[:i]) * math.prod(items[i + 1:]) for i, ti in enumerate(t))
 
 
-def prod_jvp_start(t, ans, iterable, start=1):
-    return t * math.prod(iterable)
-
-
-define(math.prod, vjp=(prod_vjp_items, prod_vjp_start), jvp=(prod_jvp_items, prod_jvp_start))
+define(math.prod, vjp=(prod_vjp_items, prod_vjp_start), jvp=(prod_jvp_items,) + jvp_like(prod_vjp_start))
 
 
 def fsum_vjp(g, ans, seq):
@@ -249,26 +134,14 @@ def pow_vjp_y(g, ans, base, exp, mod=None):
     return g * ans * math.log(base) if base != 0 else 0.0 * g
 
 
-def pow_jvp_x(t, ans, base, exp, mod=None):
-    return t * exp * base ** (exp - 1) if exp != 0 else 0.0 * t
-
-
-def pow_jvp_y(t, ans, base, exp, mod=None):
-    return t * ans * math.log(base) if base != 0 else 0.0 * t
-
-
-define(builtins.pow, vjp=(pow_vjp_x, pow_vjp_y), jvp=(pow_jvp_x, pow_jvp_y))
+define(builtins.pow, vjp=(pow_vjp_x, pow_vjp_y), jvp=jvp_like(pow_vjp_x, pow_vjp_y))
 
 
 def float_vjp(g, ans, x=0.0):
     return g
 
 
-def float_jvp(t, ans, x=0.0):
-    return t
-
-
-define(builtins.float, vjp=(float_vjp,), jvp=(float_jvp,))
+define(builtins.float, vjp=(float_vjp,), jvp=jvp_like(float_vjp))
 
 
 def chosen(ans, args, key=None):
@@ -353,34 +226,12 @@ def sumprod_jvp_q(t, ans, p, q):
     return math.fsum(a * tb for a, tb in zip(p, t))
 
 
-def fma_vjp_x(g, ans, x, y, z):
-    return g * y
-
-
-def fma_vjp_y(g, ans, x, y, z):
-    return g * x
-
-
-def fma_vjp_z(g, ans, x, y, z):
-    return g
-
-
-def fma_jvp_x(t, ans, x, y, z):
-    return t * y
-
-
-def fma_jvp_y(t, ans, x, y, z):
-    return x * t
-
-
-def fma_jvp_z(t, ans, x, y, z):
-    return t
-
-
 if hasattr(math, "sumprod"):
     define(math.sumprod, vjp=(sumprod_vjp_p, sumprod_vjp_q), jvp=(sumprod_jvp_p, sumprod_jvp_q))
 if hasattr(math, "fma"):
-    define(math.fma, vjp=(fma_vjp_x, fma_vjp_y, fma_vjp_z), jvp=(fma_jvp_x, fma_jvp_y, fma_jvp_z))
+    @scalar(math.fma)
+    def d_fma(ans, x, y, z):
+        return y, x, 1.0
 
 
 # --- several results: math.frexp, math.modf, builtins.divmod ----------------------------------------

@@ -17,6 +17,25 @@ Rules take the same positional/keyword parameters as the primitive itself, so a 
 arguments bind to a rule exactly as they bind to the primitive.  A rule is written with
 numpy calls only; run on ``runtime.Tensor`` arguments it records itself on active tapes,
 which is what makes higher derivatives work.
+
+Adding a primitive (write each derivative once; ``forms`` makes the rule functions):
+
+1. Put it in the family module it belongs to (``trig``, ``elementwise``, ``reductions``, ...;
+   a new family also goes into ``FAMILIES`` below).
+2. An elementwise function states its derivative, ``(ans, *parameters) -> d ans / d x``, or a
+   tuple of partial derivatives, one per argument (None: no gradient)::
+
+       @elementwise(np.arctan2)
+       def d_arctan2(ans, y, x):
+           return x / (x * x + y * y), -y / (x * x + y * y)
+
+   A linear function gives its transpose (``@linear(np.fliplr) def fliplr_vjp(g, ans, m)``);
+   a VJP that is also the JVP with ``g`` read as ``t`` is ``@symmetric`` (or ``jvp_like(vjp)``
+   inside ``define``); a ``math`` twin of a numpy function is ``scalar(math.sin, d_sin)``.
+   Anything else: ``define(fn, vjp=(fn_vjp_x, ...), jvp=(fn_jvp_x, ...))`` with hand-written
+   rules (a JVP that repeats its VJP is a bug waiting: use a form).
+3. ``python -m runtime.rules --index`` (which family registers what: lookups import only that
+   family), and add a spec for the registry tests (tests/runtime/rules/rule_specs).
 """
 
 import importlib

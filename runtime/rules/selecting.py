@@ -7,6 +7,8 @@ JVP picks from the tangent the same way.
 
 import numpy as np
 
+from .arrange import linspace_fraction
+from .forms import jvp_like
 from .registry import define
 from .support import axis_index, broadcast_like, inverse_permutation, scatter_add, shape_of, unbroadcast
 
@@ -111,39 +113,28 @@ def full_like_vjp_fill(g, ans, a, fill_value, dtype=None, order="K", subok=True,
     return unbroadcast(g, fill_value)
 
 
-def full_like_jvp_fill(t, ans, a, fill_value, dtype=None, order="K", subok=True, shape=None, device=None):
-    return broadcast_like(t, ans)
-
-
-define(np.full_like, vjp=(None, full_like_vjp_fill), jvp=(None, full_like_jvp_fill))
+define(np.full_like, vjp=(None, full_like_vjp_fill), jvp=(None,) + jvp_like(full_like_vjp_fill))
 
 
 # logspace = base ** linspace(start, stop); geomspace = start * (stop / start) ** fraction
-def space_fraction(start, stop, num, endpoint, axis):
-    ndim = len(np.broadcast_shapes(np.shape(start), np.shape(stop))) + 1
-    shape = [1] * ndim
-    shape[axis % ndim] = num
-    return np.reshape(np.linspace(0.0, 1.0, num, endpoint=endpoint), tuple(shape))
-
-
 def logspace_vjp_start(g, ans, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     return unbroadcast(np.sum(g * ans * np.log(base) * (1.0 - w), axis=axis), start)
 
 
 def logspace_vjp_stop(g, ans, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     return unbroadcast(np.sum(g * ans * np.log(base) * w, axis=axis), stop)
 
 
 def logspace_jvp_start(t, ans, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     t = np.broadcast_to(t, np.broadcast_shapes(np.shape(start), np.shape(stop)))
     return np.expand_dims(t, axis) * ans * np.log(base) * (1.0 - w)
 
 
 def logspace_jvp_stop(t, ans, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     t = np.broadcast_to(t, np.broadcast_shapes(np.shape(start), np.shape(stop)))
     return np.expand_dims(t, axis) * ans * np.log(base) * w
 
@@ -152,23 +143,23 @@ define(np.logspace, vjp=(logspace_vjp_start, logspace_vjp_stop), jvp=(logspace_j
 
 
 def geomspace_vjp_start(g, ans, start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     return unbroadcast(np.sum(g * ans * (1.0 - w), axis=axis) / start, start)
 
 
 def geomspace_vjp_stop(g, ans, start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     return unbroadcast(np.sum(g * ans * w, axis=axis) / stop, stop)
 
 
 def geomspace_jvp_start(t, ans, start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     t = np.broadcast_to(t / start, np.broadcast_shapes(np.shape(start), np.shape(stop)))
     return np.expand_dims(t, axis) * ans * (1.0 - w)
 
 
 def geomspace_jvp_stop(t, ans, start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    w = space_fraction(start, stop, num, endpoint, axis)
+    w = linspace_fraction(start, stop, num, endpoint, axis)
     t = np.broadcast_to(t / stop, np.broadcast_shapes(np.shape(start), np.shape(stop)))
     return np.expand_dims(t, axis) * ans * w
 

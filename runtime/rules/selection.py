@@ -9,6 +9,7 @@ Edge behaviour follows TensorFlow (see shared/TF-BEHAVIOUR.md, "Values at the ed
 
 import numpy as np
 
+from .forms import jvp_like
 from .registry import define
 from .support import broadcast_like, unbroadcast
 
@@ -22,15 +23,7 @@ def maximum_vjp_y(g, ans, x, y):
     return unbroadcast(np.where(x >= y, 0.0, g), y)
 
 
-def maximum_jvp_x(t, ans, x, y):
-    return broadcast_like(np.where(x >= y, t, 0.0), ans)
-
-
-def maximum_jvp_y(t, ans, x, y):
-    return broadcast_like(np.where(x >= y, 0.0, t), ans)
-
-
-define(np.maximum, vjp=(maximum_vjp_x, maximum_vjp_y), jvp=(maximum_jvp_x, maximum_jvp_y))
+define(np.maximum, vjp=(maximum_vjp_x, maximum_vjp_y), jvp=jvp_like(maximum_vjp_x, maximum_vjp_y))
 
 
 def minimum_vjp_x(g, ans, x, y):
@@ -41,15 +34,7 @@ def minimum_vjp_y(g, ans, x, y):
     return unbroadcast(np.where(x <= y, 0.0, g), y)
 
 
-def minimum_jvp_x(t, ans, x, y):
-    return broadcast_like(np.where(x <= y, t, 0.0), ans)
-
-
-def minimum_jvp_y(t, ans, x, y):
-    return broadcast_like(np.where(x <= y, 0.0, t), ans)
-
-
-define(np.minimum, vjp=(minimum_vjp_x, minimum_vjp_y), jvp=(minimum_jvp_x, minimum_jvp_y))
+define(np.minimum, vjp=(minimum_vjp_x, minimum_vjp_y), jvp=jvp_like(minimum_vjp_x, minimum_vjp_y))
 
 
 # np.where(cond, x, y): the condition gets no gradient.  (The one-argument form returns
@@ -62,15 +47,7 @@ def where_vjp_y(g, ans, condition, x=None, y=None):
     return unbroadcast(np.where(condition, 0.0, g), y)
 
 
-def where_jvp_x(t, ans, condition, x=None, y=None):
-    return broadcast_like(np.where(condition, t, 0.0), ans)
-
-
-def where_jvp_y(t, ans, condition, x=None, y=None):
-    return broadcast_like(np.where(condition, 0.0, t), ans)
-
-
-define(np.where, vjp=(None, where_vjp_x, where_vjp_y), jvp=(None, where_jvp_x, where_jvp_y))
+define(np.where, vjp=(None, where_vjp_x, where_vjp_y), jvp=(None,) + jvp_like(where_vjp_x, where_vjp_y))
 
 
 # np.clip(a, a_min, a_max): the gradient passes where a lies within the bounds, bounds included
@@ -87,22 +64,10 @@ def clip_vjp_max(g, ans, a, a_min=None, a_max=None, out=None, min=None, max=None
     return unbroadcast(np.where(np.logical_and(ans != a, ans == a_max), g, 0.0), a_max)
 
 
-def clip_jvp_a(t, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return broadcast_like(np.where(ans == a, t, 0.0), ans)
-
-
-def clip_jvp_min(t, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return broadcast_like(np.where(np.logical_and(ans != a, ans == a_min), t, 0.0), ans)
-
-
-def clip_jvp_max(t, ans, a, a_min=None, a_max=None, out=None, min=None, max=None):
-    return broadcast_like(np.where(np.logical_and(ans != a, ans == a_max), t, 0.0), ans)
-
-
 define(
     np.clip,
     vjp=(clip_vjp_a, clip_vjp_min, clip_vjp_max),
-    jvp=(clip_jvp_a, clip_jvp_min, clip_jvp_max),
+    jvp=jvp_like(clip_vjp_a, clip_vjp_min, clip_vjp_max),
 )
 
 
@@ -115,15 +80,7 @@ def fmax_vjp_y(g, ans, x1, x2):
     return unbroadcast(np.where(np.logical_or(x1 >= x2, np.isnan(x2)), 0.0, g), x2)
 
 
-def fmax_jvp_x(t, ans, x1, x2):
-    return broadcast_like(np.where(np.logical_or(x1 >= x2, np.isnan(x2)), t, 0.0), ans)
-
-
-def fmax_jvp_y(t, ans, x1, x2):
-    return broadcast_like(np.where(np.logical_or(x1 >= x2, np.isnan(x2)), 0.0, t), ans)
-
-
-define(np.fmax, vjp=(fmax_vjp_x, fmax_vjp_y), jvp=(fmax_jvp_x, fmax_jvp_y))
+define(np.fmax, vjp=(fmax_vjp_x, fmax_vjp_y), jvp=jvp_like(fmax_vjp_x, fmax_vjp_y))
 
 
 def fmin_vjp_x(g, ans, x1, x2):
@@ -134,15 +91,7 @@ def fmin_vjp_y(g, ans, x1, x2):
     return unbroadcast(np.where(np.logical_or(x1 <= x2, np.isnan(x2)), 0.0, g), x2)
 
 
-def fmin_jvp_x(t, ans, x1, x2):
-    return broadcast_like(np.where(np.logical_or(x1 <= x2, np.isnan(x2)), t, 0.0), ans)
-
-
-def fmin_jvp_y(t, ans, x1, x2):
-    return broadcast_like(np.where(np.logical_or(x1 <= x2, np.isnan(x2)), 0.0, t), ans)
-
-
-define(np.fmin, vjp=(fmin_vjp_x, fmin_vjp_y), jvp=(fmin_jvp_x, fmin_jvp_y))
+define(np.fmin, vjp=(fmin_vjp_x, fmin_vjp_y), jvp=jvp_like(fmin_vjp_x, fmin_vjp_y))
 
 
 # copysign(x1, x2) = |x1| with the sign of x2: d/dx1 = +-1, d/dx2 = 0 (a step in x2).
@@ -154,15 +103,7 @@ def copysign_vjp_y(g, ans, x1, x2):
     return unbroadcast(np.zeros_like(g), x2)
 
 
-def copysign_jvp_x(t, ans, x1, x2):
-    return broadcast_like(t * np.copysign(1.0, x1) * np.copysign(1.0, x2), ans)
-
-
-def copysign_jvp_y(t, ans, x1, x2):
-    return broadcast_like(np.zeros_like(t), ans)
-
-
-define(np.copysign, vjp=(copysign_vjp_x, copysign_vjp_y), jvp=(copysign_jvp_x, copysign_jvp_y))
+define(np.copysign, vjp=(copysign_vjp_x, copysign_vjp_y), jvp=jvp_like(copysign_vjp_x, copysign_vjp_y))
 
 
 # nan_to_num: the gradient passes where x is finite; replaced values (NaN, +-inf) are constants.
@@ -170,11 +111,7 @@ def nan_to_num_vjp(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
     return np.where(np.isfinite(x), g, 0.0)
 
 
-def nan_to_num_jvp(t, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
-    return np.where(np.isfinite(x), t, 0.0)
-
-
-define(np.nan_to_num, vjp=(nan_to_num_vjp,), jvp=(nan_to_num_jvp,))
+define(np.nan_to_num, vjp=(nan_to_num_vjp,), jvp=jvp_like(nan_to_num_vjp))
 
 
 # np.select(condlist, choicelist, default): each element comes from the first choice whose
@@ -211,12 +148,4 @@ def heaviside_vjp_x2(g, ans, x1, x2):
     return unbroadcast(np.where(x1 == 0, g, 0.0), x2)
 
 
-def heaviside_jvp_x1(t, ans, x1, x2):
-    return broadcast_like(np.zeros_like(t), ans)
-
-
-def heaviside_jvp_x2(t, ans, x1, x2):
-    return broadcast_like(np.where(x1 == 0, t, 0.0), ans)
-
-
-define(np.heaviside, vjp=(heaviside_vjp_x1, heaviside_vjp_x2), jvp=(heaviside_jvp_x1, heaviside_jvp_x2))
+define(np.heaviside, vjp=(heaviside_vjp_x1, heaviside_vjp_x2), jvp=jvp_like(heaviside_vjp_x1, heaviside_vjp_x2))

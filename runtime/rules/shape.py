@@ -9,12 +9,13 @@ import operator
 
 import numpy as np
 
+from .forms import reshaping, symmetric
 from .registry import define, primitive
 from .support import (
     axis_index,
-    broadcast_like,
     inverse_permutation,
     is_floating,
+    memory_order,
     numpy_dtype,
     dtype_of,
     scatter_add,
@@ -27,48 +28,38 @@ from .support import (
 
 # --- reshaping (the adjoint reshapes back) -----------------------------------------------
 
+# order="F" reads and writes the elements column by column: the adjoint reshapes back in the
+# same order ("A" and "K" name the array's own layout, read by ``memory_order``).
 def reshape_vjp(g, ans, a, shape=None, order="C", newshape=None, copy=None):
-    return np.reshape(g, shape_of(a))
+    if order == "C":
+        return np.reshape(g, shape_of(a))
+    return np.reshape(g, shape_of(a), order=memory_order(order, a))
 
 
 def reshape_jvp(t, ans, a, shape=None, order="C", newshape=None, copy=None):
-    return np.reshape(t, shape_of(ans))
+    if order == "C":
+        return np.reshape(t, shape_of(ans))
+    return np.reshape(t, shape_of(ans), order=memory_order(order, a))
 
 
 define(np.reshape, vjp=(reshape_vjp,), jvp=(reshape_jvp,))
 
 
 def ravel_vjp(g, ans, a, order="C"):
-    return np.reshape(g, shape_of(a))
+    if order == "C":
+        return np.reshape(g, shape_of(a))
+    return np.reshape(g, shape_of(a), order=memory_order(order, a))
 
 
 def ravel_jvp(t, ans, a, order="C"):
-    return np.ravel(t)
+    if order == "C":
+        return np.ravel(t)
+    return np.ravel(t, order=memory_order(order, a))
 
 
 define(np.ravel, vjp=(ravel_vjp,), jvp=(ravel_jvp,))
-
-
-def expand_dims_vjp(g, ans, a, axis):
-    return np.reshape(g, shape_of(a))
-
-
-def expand_dims_jvp(t, ans, a, axis):
-    return np.expand_dims(t, axis)
-
-
-define(np.expand_dims, vjp=(expand_dims_vjp,), jvp=(expand_dims_jvp,))
-
-
-def squeeze_vjp(g, ans, a, axis=None):
-    return np.reshape(g, shape_of(a))
-
-
-def squeeze_jvp(t, ans, a, axis=None):
-    return np.reshape(t, shape_of(ans))
-
-
-define(np.squeeze, vjp=(squeeze_vjp,), jvp=(squeeze_jvp,))
+reshaping(np.expand_dims, "a, axis")
+reshaping(np.squeeze, "a, axis=None")
 
 
 # --- permuting axes ---------------------------------------------------------------------
@@ -86,15 +77,9 @@ def transpose_jvp(t, ans, a, axes=None):
 define(np.transpose, vjp=(transpose_vjp,), jvp=(transpose_jvp,))
 
 
+@symmetric(np.swapaxes)
 def swapaxes_vjp(g, ans, a, axis1, axis2):
     return np.swapaxes(g, axis1, axis2)
-
-
-def swapaxes_jvp(t, ans, a, axis1, axis2):
-    return np.swapaxes(t, axis1, axis2)
-
-
-define(np.swapaxes, vjp=(swapaxes_vjp,), jvp=(swapaxes_jvp,))
 
 
 def moveaxis_vjp(g, ans, a, source, destination):
@@ -108,15 +93,9 @@ def moveaxis_jvp(t, ans, a, source, destination):
 define(np.moveaxis, vjp=(moveaxis_vjp,), jvp=(moveaxis_jvp,))
 
 
+@symmetric(np.flip)
 def flip_vjp(g, ans, m, axis=None):
     return np.flip(g, axis)
-
-
-def flip_jvp(t, ans, m, axis=None):
-    return np.flip(t, axis)
-
-
-define(np.flip, vjp=(flip_vjp,), jvp=(flip_jvp,))
 
 
 # --- joining ----------------------------------------------------------------------------

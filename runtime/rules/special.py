@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from .registry import define, primitive
+from .forms import elementwise
+from .registry import primitive
 
 _TWO_OVER_SQRT_PI = 1.1283791670955126
 
@@ -28,15 +29,9 @@ def erf(x):
     return out[()] if out.ndim == 0 else out
 
 
-def erf_vjp(g, ans, x):
-    return g * _TWO_OVER_SQRT_PI * np.exp(-x * x)
-
-
-def erf_jvp(t, ans, x):
-    return t * _TWO_OVER_SQRT_PI * np.exp(-x * x)
-
-
-define(erf, vjp=(erf_vjp,), jvp=(erf_jvp,))
+@elementwise(erf)
+def d_erf(ans, x):
+    return _TWO_OVER_SQRT_PI * np.exp(-x * x)
 
 
 @primitive
@@ -46,15 +41,9 @@ def erfc(x):
     return out[()] if out.ndim == 0 else out
 
 
-def erfc_vjp(g, ans, x):
-    return -g * _TWO_OVER_SQRT_PI * np.exp(-x * x)
-
-
-def erfc_jvp(t, ans, x):
-    return -t * _TWO_OVER_SQRT_PI * np.exp(-x * x)
-
-
-define(erfc, vjp=(erfc_vjp,), jvp=(erfc_jvp,))
+@elementwise(erfc)
+def d_erfc(ans, x):
+    return -_TWO_OVER_SQRT_PI * np.exp(-x * x)
 
 
 # --- digamma and polygamma (the derivatives of math.lgamma / math.gamma) --------------------------
@@ -97,15 +86,9 @@ def polygamma(n, x):
     return out[()] if out.ndim == 0 else out
 
 
-def polygamma_vjp_x(g, ans, n, x):
-    return g * polygamma(n + 1, x)
-
-
-def polygamma_jvp_x(t, ans, n, x):
-    return t * polygamma(n + 1, x)
-
-
-define(polygamma, vjp=(None, polygamma_vjp_x), jvp=(None, polygamma_jvp_x))
+@elementwise(polygamma, broadcasting=False)
+def d_polygamma(ans, n, x):
+    return None, polygamma(n + 1, x)
 
 
 @primitive
@@ -114,15 +97,9 @@ def digamma(x):
     return polygamma.raw(0, x)
 
 
-def digamma_vjp(g, ans, x):
-    return g * polygamma(1, x)
-
-
-def digamma_jvp(t, ans, x):
-    return t * polygamma(1, x)
-
-
-define(digamma, vjp=(digamma_vjp,), jvp=(digamma_jvp,))
+@elementwise(digamma)
+def d_digamma(ans, x):
+    return polygamma(1, x)
 
 
 _lgamma_elementwise = np.frompyfunc(math.lgamma, 1, 1)
@@ -135,15 +112,9 @@ def lgamma(x):
     return out[()] if out.ndim == 0 else out
 
 
-def lgamma_vjp(g, ans, x):
-    return g * digamma(x)
-
-
-def lgamma_jvp(t, ans, x):
-    return t * digamma(x)
-
-
-define(lgamma, vjp=(lgamma_vjp,), jvp=(lgamma_jvp,))
+@elementwise(lgamma)
+def d_lgamma(ans, x):
+    return digamma(x)
 
 
 # --- modified Bessel functions: np.i0 and i1 (its derivative) -------------------------------------
@@ -175,23 +146,11 @@ def i1(x):
 
 
 # I1'(x) = I0(x) - I1(x) / x, which is 1/2 at x = 0
-def i1_vjp(g, ans, x):
-    return g * np.where(x == 0, 0.5, np.i0(x) - ans / np.where(x == 0, 1.0, x))
+@elementwise(i1)
+def d_i1(ans, x):
+    return np.where(x == 0, 0.5, np.i0(x) - ans / np.where(x == 0, 1.0, x))
 
 
-def i1_jvp(t, ans, x):
-    return t * np.where(x == 0, 0.5, np.i0(x) - ans / np.where(x == 0, 1.0, x))
-
-
-define(i1, vjp=(i1_vjp,), jvp=(i1_jvp,))
-
-
-def i0_vjp(g, ans, x):
-    return g * i1(x)
-
-
-def i0_jvp(t, ans, x):
-    return t * i1(x)
-
-
-define(np.i0, vjp=(i0_vjp,), jvp=(i0_jvp,))
+@elementwise(np.i0)
+def d_i0(ans, x):
+    return i1(x)

@@ -89,6 +89,20 @@ def broadcast_like(t, ans):
     return np.broadcast_to(t, ashape)
 
 
+def memory_order(order, a):
+    """``order`` of np.reshape / np.ravel as "C" or "F": "A" and "K" read ``a``'s layout (the
+    derivative refuses a layout that is neither, where "K" would follow the strides)."""
+    if order in ("C", "F", None):
+        return order or "C"
+    flags = np.asarray(value_of(a)).flags
+    if flags.f_contiguous and not flags.c_contiguous:
+        return "F"
+    if order == "A" or flags.c_contiguous:
+        return "C"
+    raise NotImplementedError(f"order={order!r} of an array that is neither C- nor Fortran-contiguous has no "
+                              f"derivative rule in adjoin; pass order='C' or order='F'")
+
+
 def normalize_axes(axis, ndim):
     """``axis`` (None, int or tuple, possibly negative) as a sorted tuple of non-negative ints."""
     if axis is None:
@@ -202,6 +216,9 @@ def reduced_size(xshape, axis):
     for a in normalize_axes(axis, len(xshape)):
         n *= xshape[a]
     return n
+
+
+nondifferentiable(memory_order)
 
 
 def value_of(x):

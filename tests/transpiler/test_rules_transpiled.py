@@ -1,7 +1,7 @@
 """Every registered rule through the transpiler: generated gradient, tangent and Hessian-vector
 code against central finite differences of the primitive itself.
 
-tests/runtime/test_rules_registry.py checks each rule function directly and on the tape; this
+tests/runtime/rules/test_every_rule.py checks each rule function directly and on the tape; this
 file checks what the transpiler makes of the same rules.  For each spec it writes a small
 module ``def probe(a0, ...): return np.sum(W * fn(a0, C1, ...))`` (a real file, since the
 transpiler reads source), then compares ``grad``, ``jvp`` and ``hvp`` of ``probe`` with finite
@@ -21,8 +21,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.fd import assert_close
-from tests.runtime.rule_specs import all_specs
-from tests.runtime.test_rules_registry import _fd_of_fd, _flat, _phi
+from tests.runtime.rules.rule_specs import all_specs
+from tests.runtime.rules.test_every_rule import _fd_of_fd, _flat, _phi
 from transpiler import TranspileError, ZeroGradientWarning, grad, hvp, jvp
 
 EPS = 1e-6
@@ -152,11 +152,11 @@ def test_rule_through_the_transpiler(spec, data, seed):
 
 
 def _linalg_samples():
-    """The linalg and fft samples of tests/runtime/test_rules_linalg_registry.py (inputs chosen for
+    """The linalg and fft samples of tests/runtime/rules/test_linalg_registry.py (inputs chosen for
     decompositions: well conditioned, well-separated spectra) as specs; complex inputs are checked
     by the tape tests only."""
-    from tests.runtime.rule_specs import Spec
-    from tests.runtime.test_rules_linalg_registry import SAMPLES
+    from tests.runtime.rules.rule_specs import Spec
+    from tests.runtime.rules.test_linalg_registry import SAMPLES
     out = []
     for fn, sample in SAMPLES.items():
         if sample is None or any(np.iscomplexobj(a) for a in sample[0] if isinstance(a, np.ndarray)):

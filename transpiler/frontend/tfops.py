@@ -22,7 +22,7 @@ from runtime.ops import array_extra, math_extra, math_ops as m
 from runtime.rules import activations, shape, special
 from runtime.rules.registry import nondifferentiable
 from runtime.rules.support import is_floating
-from runtime.engine.tensor import as_dtype
+from runtime.engine.dtypes import as_dtype
 
 __all__ = ["numpy_dtype_", "value_", "axis_", "passes_gradient_", "cast_constant_", "rsqrt",
            "squared_difference", "cast", "convert_to_tensor", "reduce_sum", "reduce_mean",

@@ -3,6 +3,7 @@
 
 import numpy as np
 
+from ..forms import jvp_like
 from ..registry import define, lookup
 from ..support import unbroadcast
 from .matrix import refuse_complex
@@ -63,15 +64,11 @@ def matrix_transpose_vjp(g, ans, x):
     return np.linalg.matrix_transpose(g)
 
 
-def matrix_transpose_jvp(t, ans, x):
-    return np.linalg.matrix_transpose(t)
-
-
 define(np.linalg.vecdot, vjp=(vecdot_vjp_x1, vecdot_vjp_x2), jvp=(vecdot_jvp_x1, vecdot_jvp_x2))
 define(np.linalg.trace, vjp=(linalg_trace_vjp,), jvp=(linalg_trace_jvp,))
 define(np.linalg.diagonal, vjp=(linalg_diagonal_vjp,), jvp=(linalg_diagonal_jvp,))
 define(np.linalg.cross, vjp=(cross_vjp_x1, cross_vjp_x2), jvp=(cross_jvp_x1, cross_jvp_x2))
-define(np.linalg.matrix_transpose, vjp=(matrix_transpose_vjp,), jvp=(matrix_transpose_jvp,))
+define(np.linalg.matrix_transpose, vjp=(matrix_transpose_vjp,), jvp=jvp_like(matrix_transpose_vjp))
 # np.linalg.matmul and np.linalg.outer compute what np.matmul and np.outer do (on 1-d operands for
 # outer): the same rules
 define(np.linalg.matmul, vjp=lookup(np.matmul).vjps, jvp=lookup(np.matmul).jvps)

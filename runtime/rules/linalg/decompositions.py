@@ -195,6 +195,7 @@ def svd_on_tensors(a, full_matrices=True, compute_uv=True, hermitian=False):
 define(np.linalg.svd, vjp=(svd_vjp,), jvp=(svd_jvp,))
 define(svd_packed, vjp=(svd_packed_vjp,), jvp=(svd_packed_jvp,))
 define(svd_values, vjp=(svd_values_vjp,), jvp=(svd_values_jvp,))
+define(np.linalg.svdvals, vjp=(svd_values_vjp,), jvp=(svd_values_jvp,))   # numpy 2's name for the same
 define(svd_full_vectors, vjp=(svd_full_vectors_vjp, None), jvp=(svd_full_vectors_vjp, None))
 COMPOSITES[np.linalg.svd] = svd_on_tensors
 

@@ -5,7 +5,8 @@ the transpiler writes with them can be differentiated again."""
 
 import numpy as np
 
-from ..registry import define, primitive
+from ..forms import reshaping, symmetric
+from ..registry import primitive
 from ..support import dtype_of, shape_of, value_of
 
 
@@ -16,12 +17,9 @@ def T(x):
     return np.swapaxes(x, -1, -2)
 
 
+@symmetric(T)
 def T_vjp(g, ans, x):
     return T(g)
-
-
-def T_jvp(t, ans, x):
-    return T(t)
 
 
 @primitive
@@ -30,16 +28,7 @@ def as_matrix_scalar(g):
     return np.expand_dims(np.expand_dims(g, -1), -1)
 
 
-def as_matrix_scalar_vjp(g, ans, x):
-    return np.reshape(g, shape_of(x))
-
-
-def as_matrix_scalar_jvp(t, ans, x):
-    return as_matrix_scalar(t)
-
-
-define(T, vjp=(T_vjp,), jvp=(T_jvp,))
-define(as_matrix_scalar, vjp=(as_matrix_scalar_vjp,), jvp=(as_matrix_scalar_jvp,))
+reshaping(as_matrix_scalar, "x")
 
 
 def any_nonzero(g):

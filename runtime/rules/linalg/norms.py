@@ -1,11 +1,10 @@
-"""Rules for ``np.linalg.norm`` (every ``ord``, ``axis``, ``keepdims``) and numpy 2's ``svdvals``,
-``matrix_norm`` and ``vector_norm``."""
+"""Rules for ``np.linalg.norm`` (every ``ord``, ``axis``, ``keepdims``) and numpy 2's ``matrix_norm``
+and ``vector_norm`` (its ``svdvals`` has the rules of ``svd_values``, in ``decompositions``)."""
 
 import numpy as np
 
 from ..registry import define, nondifferentiable
 from ..support import shape_of
-from .decompositions import svd_jvp, svd_vjp
 from .matrix import refuse_complex
 
 
@@ -89,14 +88,6 @@ def norm_jvp(t, ans, x, ord=None, axis=None, keepdims=False):
 define(np.linalg.norm, vjp=(norm_vjp,), jvp=(norm_jvp,))
 
 
-def svdvals_vjp(g, ans, x):
-    return svd_vjp(g, ans, x, compute_uv=False)
-
-
-def svdvals_jvp(t, ans, x):
-    return svd_jvp(t, ans, x, compute_uv=False)
-
-
 def matrix_norm_vjp(g, ans, x, keepdims=False, ord="fro"):
     return norm_grad(g, ans, x, ord, (-2, -1), keepdims)
 
@@ -123,6 +114,5 @@ def vector_norm_jvp(t, ans, x, axis=None, keepdims=False, ord=2):
 
 # the axes are ints read from x's shape: constants when the rules above are differentiated again
 nondifferentiable(norm_axes, vector_axes)
-define(np.linalg.svdvals, vjp=(svdvals_vjp,), jvp=(svdvals_jvp,))
 define(np.linalg.matrix_norm, vjp=(matrix_norm_vjp,), jvp=(matrix_norm_jvp,))
 define(np.linalg.vector_norm, vjp=(vector_norm_vjp,), jvp=(vector_norm_jvp,))

@@ -17,7 +17,7 @@ import pytest
 import runtime as tf
 import transpiler
 from tests.fd import assert_close
-from tests.runtime.rule_specs.elementwise import BINARY, UNARY
+from tests.runtime.rules.rule_specs.elementwise import BINARY, UNARY
 
 CASES = [(fn, 1) for fn, _ in UNARY] + [(item[0], 2) for item in BINARY]
 

@@ -11,7 +11,7 @@ import pytest
 import runtime as tf
 import transpiler
 from tests.fd import assert_close
-from tests.runtime.rules_check import tape_hvp
+from tests.runtime.rules.rules_check import tape_hvp
 
 
 def fft_magnitude(x):

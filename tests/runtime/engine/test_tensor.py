@@ -207,7 +207,7 @@ def test_tensors_and_variables_pickle():
 
 def _flushed_by_hand(values, dtype):
     """Element by element: a nonzero magnitude below the dtype's smallest normal becomes a zero
-    of the same sign (the reference shares no code with runtime.engine.tensor.flush_subnormals)."""
+    of the same sign (the reference shares no code with runtime.engine.numerics.flush_subnormals)."""
     import math
     tiny = float(np.finfo(dtype).tiny)
     return [math.copysign(0.0, x) if 0 < abs(x) < tiny else x for x in values]
@@ -217,7 +217,7 @@ def _flushed_by_hand(values, dtype):
 @pytest.mark.parametrize("pattern", ["normal", "zeros", "zeros and subnormals", "subnormals", "nan and subnormal",
                                      "nan and zero", "signed zeros"])
 def test_flush_subnormals_flushes_exactly_the_subnormals(dtype, pattern):
-    from runtime.engine.tensor import flush_subnormals
+    from runtime.engine.numerics import flush_subnormals
     sub = float(np.finfo(dtype).tiny) / 4
     values = {"normal": [1.0, -2.5, 3.0], "zeros": [0.0, 1.0, -0.0, 2.0],
               "zeros and subnormals": [0.0, 1.0, -sub, 2.0, sub, 0.0], "subnormals": [sub, -sub, 1.0],

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from runtime.rules import lookup
 from tests import halves
-from tests.runtime.rule_specs import all_specs
-from tests.runtime.test_rules_registry import check_first_order
+from tests.runtime.rules.rule_specs import all_specs
+from tests.runtime.rules.test_every_rule import check_first_order
 
 AXIS_PARAMETERS = ("axis", "axes", "axis1", "axis2", "axisa", "axisb", "axisc", "source", "destination")
 

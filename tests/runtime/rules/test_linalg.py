@@ -15,8 +15,8 @@ import runtime as tf
 from runtime.rules import linalg as L
 from runtime.rules.fft import real_part
 from tests.fd import assert_close, numeric_grad, numeric_jvp
-from tests.runtime.linalg_check import check_packed, check_second_order, check_tuple_jvp, check_tuple_vjp
-from tests.runtime.rules_check import check_jvp, check_vjp, seeds
+from tests.runtime.rules.linalg_check import check_packed, check_second_order, check_tuple_jvp, check_tuple_vjp
+from tests.runtime.rules.rules_check import check_jvp, check_vjp, seeds
 
 batches = st.sampled_from([(), (2,)])
 sides = st.integers(1, 4)

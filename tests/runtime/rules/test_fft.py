@@ -14,8 +14,8 @@ import runtime as tf
 from runtime.rules import lookup
 from runtime.rules.fft import real_part
 from tests.fd import EPS, assert_close, numeric_grad, numeric_jvp
-from tests.runtime.linalg_check import check_second_order
-from tests.runtime.rules_check import seeds
+from tests.runtime.rules.linalg_check import check_second_order
+from tests.runtime.rules.rules_check import seeds
 
 norms = st.sampled_from([None, "backward", "ortho", "forward"])
 

@@ -26,6 +26,9 @@ def ax(draw, shp, none=True):
 
 one(np.reshape, lambda d, s: ({}, [(-1,)]))
 one(np.ravel)
+# order="F": the elements column by column, read back the same way
+one(np.reshape, lambda d, s: ({"order": "F"}, [tuple(reversed(s))]), min_dims=2, min_side=2, label="reshape/F")
+one(np.ravel, lambda d, s: ({"order": "F"}, []), min_dims=2, min_side=2, label="ravel/F")
 one(np.squeeze)
 one(np.expand_dims, lambda d, s: ({}, [d(st.integers(-len(s) - 1, len(s)))]))
 one(np.transpose, lambda d, s: ({}, [tuple(d(st.permutations(range(len(s)))))]))

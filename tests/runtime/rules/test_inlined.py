@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import runtime
 from tests.fd import assert_close, numeric_grad
-from tests.runtime.rule_specs import all_specs
+from tests.runtime.rules.rule_specs import all_specs
 from transpiler import grad, jvp
 
 SAMPLE = [

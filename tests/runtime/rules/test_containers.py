@@ -11,7 +11,7 @@ from runtime.rules import lookup
 from runtime.rules.containers import Grads, append_at, restructure, setitem, slot, zero_grad
 from runtime.rules.support import scatter_add
 from tests.fd import assert_close, numeric_grad
-from tests.runtime.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
+from tests.runtime.rules.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
 
 INDICES = [
     lambda s: 0,

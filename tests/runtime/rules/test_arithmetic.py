@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import runtime as tf
 from runtime.rules import lookup
 from tests.fd import assert_close
-from tests.runtime.rules_check import (
+from tests.runtime.rules.rules_check import (
     check_binary,
     broadcastable, check_hvp, check_jvp, check_vjp, seeds, shapes, values,
 )

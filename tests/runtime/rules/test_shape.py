@@ -11,7 +11,7 @@ import runtime as tf
 from runtime.rules import lookup
 from runtime.rules.shape import cast
 from tests.fd import assert_close, numeric_jvp, numeric_vjp
-from tests.runtime.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
+from tests.runtime.rules.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
 
 
 def _square_then(fn):

@@ -14,9 +14,9 @@ from runtime.rules import fft as F
 from runtime.rules import linalg as L
 from runtime.rules.linalg import einsum_higher as C
 from runtime.rules.linalg import products as P
-from tests.runtime.linalg_check import check_tuple_jvp, check_tuple_vjp
-from tests.runtime.rules_check import check_jvp, check_vjp
-from tests.runtime.test_rules_linalg import EIG, SVD, spd, spread, square, symmetric, with_spectrum
+from tests.runtime.rules.linalg_check import check_tuple_jvp, check_tuple_vjp
+from tests.runtime.rules.rules_check import check_jvp, check_vjp
+from tests.runtime.rules.test_linalg import EIG, SVD, spd, spread, square, symmetric, with_spectrum
 
 R = np.random.default_rng(30)
 SQ = square(R, (2,), 3)
@@ -108,7 +108,7 @@ def test_every_family_rule_has_a_sample():
 
 def _complex_aware(fn, args, argnum, kwargs):
     """check_vjp/check_jvp compare real arrays: complex samples go through test_rules_fft's checks."""
-    from tests.runtime.test_rules_fft import check_complex_jvp, check_complex_vjp
+    from tests.runtime.rules.test_fft import check_complex_jvp, check_complex_vjp
     rest = [a for i, a in enumerate(args) if i != argnum]
     assert not rest, "complex samples take one argument"
     rng = np.random.default_rng(0)
@@ -159,5 +159,5 @@ def _real_samples():
 @pytest.mark.parametrize("f,x", _real_samples())
 def test_sample_second_order(f, x):
     """Nested tapes (the rules differentiated by the rules) against FD of FD of numpy."""
-    from tests.runtime.linalg_check import check_second_order
+    from tests.runtime.rules.linalg_check import check_second_order
     check_second_order(f, x, np.random.default_rng(2))

@@ -9,7 +9,7 @@ import runtime as tf
 from runtime.rules import lookup
 from runtime.rules.activations import logsumexp, relu, sigmoid, softplus
 from tests.fd import assert_close
-from tests.runtime.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
+from tests.runtime.rules.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
 
 UNARY = [(sigmoid, (-4, 4, False)), (relu, (0.05, 3, True)), (softplus, (-4, 4, False))]
 

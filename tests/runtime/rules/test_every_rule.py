@@ -1,7 +1,7 @@
 """Every registered derivative rule against central finite differences in float64.
 
 The test enumerates the registry: each differentiable rule needs a spec in
-``tests/runtime/rule_specs`` (or an entry in ``COVERED_ELSEWHERE`` naming the test that checks
+``tests/runtime/rules/rule_specs`` (or an entry in ``COVERED_ELSEWHERE`` naming the test that checks
 it), so no rule can exist untested.  For each spec hypothesis draws shapes (broadcasting
 ones for binary functions), axes and values, and checks for each differentiated argument:
 
@@ -28,7 +28,7 @@ import runtime as tf
 from runtime.rules import RULES, load_all, lookup
 from runtime.rules import __main__ as rules_main
 from tests.fd import assert_close
-from tests.runtime.rule_specs import COVERED_ELSEWHERE, all_specs
+from tests.runtime.rules.rule_specs import COVERED_ELSEWHERE, all_specs
 
 SPECS = all_specs()
 EXAMPLES = int(os.environ.get("REGISTRY_EXAMPLES", max(3, settings.default.max_examples // 10)))
@@ -61,7 +61,7 @@ def test_every_rule_has_a_spec():
     covered = {lookup(s.fn) for s in SPECS}
     missing = sorted(r.name for r in differentiable_rules() - covered
                      if r.name not in COVERED_ELSEWHERE and not _module(r).startswith(OWN_REGISTRY_TEST))
-    assert not missing, f"rules without a test spec in tests/runtime/rule_specs: {missing}"
+    assert not missing, f"rules without a test spec in tests/runtime/rules/rule_specs: {missing}"
 
 
 def test_covered_elsewhere_names_real_tests():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from runtime.rules import lookup
 from runtime.rules import pymath
 from tests.fd import assert_close
-from tests.runtime.rules_check import check_hvp_by_fd
+from tests.runtime.rules.rules_check import check_hvp_by_fd
 
 # fn, domain per argument (lo, hi)
 CASES = [

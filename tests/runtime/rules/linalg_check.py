@@ -13,7 +13,7 @@ import numpy as np
 
 from runtime.rules import lookup
 from tests.fd import assert_close, numeric_grad, numeric_jvp
-from tests.runtime.rules_check import tape_hvp
+from tests.runtime.rules.rules_check import tape_hvp
 
 
 def _outputs(value, picks):

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import runtime as tf
 from runtime.rules import lookup
 from tests.fd import assert_close, numeric_grad
-from tests.runtime.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
+from tests.runtime.rules.rules_check import check_hvp, check_jvp, check_vjp, seeds, shapes, values
 
 REDUCTIONS = [np.sum, np.mean, np.max, np.amax, np.min, np.amin, np.prod, np.var, np.std]
 axes = st.sampled_from([None, 0, -1, 1, (0, 1), (-1, 0), ()])
@@ -149,7 +149,7 @@ def test_prod_second_order_with_a_zero_is_finite():
 
 def test_cumprod_with_several_zeros_in_a_lane_all_orders():
     """The O(n) rules with zeros: a lane with two zeros, a lane starting with one, a lane without."""
-    from tests.runtime.rules_check import tape_hvp
+    from tests.runtime.rules.rules_check import tape_hvp
     x = np.array([[1.5, 0.0, -0.7, 0.0, 2.0, 1.1],
                   [0.0, 1.3, 0.8, -1.2, 0.9, 1.4],
                   [0.6, 1.7, -0.9, 1.2, 0.5, 1.3]])
@@ -166,7 +166,7 @@ def test_cumprod_with_several_zeros_in_a_lane_all_orders():
 
 def test_cumprod_with_many_zeros_in_a_lane_uses_the_exact_quadratic_form():
     from runtime.rules import statistics
-    from tests.runtime.rules_check import tape_hvp
+    from tests.runtime.rules.rules_check import tape_hvp
     x = np.array([0.0, 1.2, 0.0, 0.0, -0.8, 0.0, 1.1, 0.0, 0.0, 1.3])
     assert np.sum(x == 0) > statistics.MAX_ZEROS
     check_vjp(np.cumprod, [x])

@@ -1,4 +1,4 @@
-"""Test inputs for every registered derivative rule: the registry test (test_rules_registry.py)
+"""Test inputs for every registered derivative rule: the registry test (test_every_rule.py)
 draws a case from each spec and checks the rule against finite differences.
 
 A spec names a primitive and says how to draw its arguments: ``make(draw, rng)`` returns
@@ -80,21 +80,21 @@ FAMILIES = ("elementwise", "reductions", "shapes", "products", "scalars", "inter
 COVERED_ELSEWHERE = {
     # rule name -> "module::test" that checks it (container cotangents: Grads and item_arrays
     # that the finite-difference harness cannot perturb)
-    "append_at": "tests.runtime.test_rules_containers::test_append_at_rules",
+    "append_at": "tests.runtime.rules.test_containers::test_append_at_rules",
     "make_complex": "tests.runtime.engine.test_complex_second_order::test_tf_complex",   # a complex output
     "builtins.tuple": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
     "builtins.list": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
     "slot": "tests.transpiler.test_containers_higher::test_helpers_have_rules_both_ways",
-    "spread": "tests.runtime.test_rules_containers::test_builtin_sum_over_a_list_of_broadcasting_items",
+    "spread": "tests.runtime.rules.test_containers::test_builtin_sum_over_a_list_of_broadcasting_items",
     "spread_vjp_g": "tests.transpiler.test_containers_higher::test_spread_vjp_is_its_transpose",
-    "total": "tests.runtime.test_rules_containers::test_builtin_sum_over_a_list_of_broadcasting_items",
+    "total": "tests.runtime.rules.test_containers::test_builtin_sum_over_a_list_of_broadcasting_items",
     "total_vjp_t": "tests.transpiler.test_containers_higher::test_total_vjp_is_its_transpose",
-    "item_seed": "tests.runtime.test_rules_containers::test_scatter_into_a_container_and_restructure",
-    "rows_like": "tests.runtime.test_rules_containers::test_array_and_asarray",
+    "item_seed": "tests.runtime.rules.test_containers::test_scatter_into_a_container_and_restructure",
+    "rows_like": "tests.runtime.rules.test_containers::test_array_and_asarray",
     "rows_like_vjp": "tests.transpiler.test_containers_higher::test_rows_like_vjp_is_its_transpose",
-    "split_like_vjp": "tests.runtime.test_rules_shape::test_concatenate_and_stack_on_the_tape_second_order",
-    "unstack_vjp": "tests.runtime.test_rules_shape::test_concatenate_and_stack_on_the_tape_second_order",
-    "items_like": "tests.runtime.test_rules_containers::test_items_like_rules_are_its_transposes",
+    "split_like_vjp": "tests.runtime.rules.test_shape::test_concatenate_and_stack_on_the_tape_second_order",
+    "unstack_vjp": "tests.runtime.rules.test_shape::test_concatenate_and_stack_on_the_tape_second_order",
+    "items_like": "tests.runtime.rules.test_containers::test_items_like_rules_are_its_transposes",
     "concat": "tests.transpiler.test_concatenation::test_hvp",              # list/tuple `+`, `*`, slices,
     "repeat": "tests.transpiler.test_concatenation::test_hvp",              # dict `|` (containers.py)
     "take": "tests.transpiler.test_concatenation::test_hvp",

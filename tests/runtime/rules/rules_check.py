@@ -1,4 +1,4 @@
-"""Shared checks for the derivative-rule tests (tests/runtime/test_rules_*.py).
+"""Shared checks for the derivative-rule tests (tests/runtime/rules/test_*.py).
 
 Every check compares a rule against central finite differences of the primitive itself:
 

@@ -6,7 +6,7 @@ import pytest
 
 import runtime as tf
 from tests.fd import assert_close, numeric_grad, numeric_jvp
-from tests.runtime.rules_check import tape_hvp
+from tests.runtime.rules.rules_check import tape_hvp
 
 
 def grad(f, *xs):
