@@ -59,7 +59,7 @@ def _variants(spec, args, kwargs):
         for value in _candidates(_ndim(args)):
             b = sig.bind("g", "ans", *args, **kwargs)
             b.arguments[name] = value
-            new_args, new_kwargs = _as_call(sig, b, names)
+            new_args, new_kwargs = _as_call(sig, b, names, max(spec.argnums))
             try:
                 with warnings.catch_warnings(), np.errstate(all="ignore"):
                     warnings.simplefilter("ignore")
@@ -72,12 +72,13 @@ def _variants(spec, args, kwargs):
     del bound
 
 
-def _as_call(sig, bound, names):
-    """The primitive's arguments, axis parameters and whatever follows them as keywords (a third
-    positional argument of a ufunc such as np.vecdot is ``out``, not ``axis``)."""
+def _as_call(sig, bound, names, last_positional):
+    """The primitive's arguments: positional up to the last differentiated one, then axis
+    parameters and whatever follows them as keywords (a third positional argument of a ufunc
+    such as np.vecdot is ``out``, not ``axis``)."""
     args, kwargs, keywords = [], {}, False
-    for p in list(sig.parameters.values())[2:]:
-        keywords = keywords or p.name in names or p.kind is p.KEYWORD_ONLY
+    for i, p in enumerate(list(sig.parameters.values())[2:]):
+        keywords = keywords or (p.name in names and i > last_positional) or p.kind is p.KEYWORD_ONLY
         if p.name not in bound.arguments:
             continue
         value = bound.arguments[p.name]
