@@ -13,8 +13,9 @@ CALLABLES = {
         'runtime.rules.support:inverse_permutation', 'runtime.rules.support:items_like',
         'runtime.rules.support:keepdims_shape', 'runtime.rules.support:normalize_axes',
         'runtime.rules.support:reduced_size', 'runtime.rules.support:shape_of',
-        'runtime.rules.support:split_like', 'runtime.rules.support:unbroadcast',
-        'runtime.rules.support:unstack', 'runtime.rules.support:value_of', 'runtime.rules.tuples:item_seed',
+        'runtime.rules.support:split_like', 'runtime.rules.support:sublist_subscripts',
+        'runtime.rules.support:unbroadcast', 'runtime.rules.support:unstack',
+        'runtime.rules.support:value_of', 'runtime.rules.tuples:item_seed',
     ),
     'arithmetic': (
         'numpy:add', 'numpy:divide', 'numpy:matmul', 'numpy:multiply', 'numpy:negative', 'numpy:positive',

@@ -155,7 +155,7 @@ def average_vjp_a(g, ans, a, axis=None, weights=None, returned=False, keepdims=F
         return expand_reduced(g, a, axis, keepdims) / reduced_size(shape_of(a), axis)
     w = weights_along(weights, a, axis)
     total = np.sum(np.broadcast_to(w, shape_of(a)), axis=axis, keepdims=True)
-    return expand_reduced(g, a, axis, keepdims) * w / total
+    return unbroadcast(expand_reduced(g, a, axis, keepdims) * w / total, a)
 
 
 def average_vjp_weights(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
