@@ -6,7 +6,7 @@ Usage: python benchmarks/rules_cost.py [--n N] [--repeat R]
 Each primitive runs on float64 inputs of about N elements; primal and rules are timed in
 interleaved repetitions (the minimum of R rounds each), so machine load affects all alike.
 A ratio far above ~3 marks a rule whose cost is out of proportion to its primal; the few above
-10 and why are listed in README.md ("Cost of the rules").
+10 and why are listed in docs/benchmarks.md ("The cost of the rules").
 On a loaded machine OpenBLAS's worker threads can make one matrix product (a transposed operand,
 as VJPs of products have) a thousand times slower than usual; run with OPENBLAS_NUM_THREADS=1 to
 measure the rules rather than the thread pool.

@@ -1,59 +1,42 @@
 """adjoin's runtime: a TensorFlow-2-compatible eager tape.  ``import runtime as tf``.
 
-``tf.keras``, ``tf.linalg``, ``tf.random``, ``tf.data``... are imported on first use (module
-``__getattr__``), so ``import runtime`` costs little more than ``import numpy``.
+Three layers, imports pointing down: ``rules/`` (the derivative rules, numpy only), ``engine/``
+(the tape: tensors and ``apply``, the numpy protocol, GradientTape, ForwardAccumulator...) and the
+TF surface on top (this namespace, ``ops/``, ``framework/``, ``keras/``, ``data``, ``linalg``...).
+
+Importing the package loads none of them (the transpiler imports ``runtime.rules``, which runs this
+file first).  The ``tf`` names (``tf.constant``, ``tf.float32``, ``from runtime import
+GradientTape``) load together on the first use of one of them, from ``runtime.namespace``;
+``tf.keras``, ``tf.linalg``, ``tf.data``... each on its own first use.
 """
 
 from ._version import __version__  # noqa: F401
-from .engine import errors, nest  # noqa: F401
-from .engine.dtypes import DType, as_dtype, float16, float32, float64, half, double, int8, int16, int32, int64, uint8, complex64, complex128, bool, string  # noqa: F401
-from .engine.shapes import TensorShape  # noqa: F401
-from .engine.tensor import Tensor, constant  # noqa: F401
-from .engine.variable import Variable  # noqa: F401
-from .engine.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .ops.math_ops import (  # noqa: F401
-    convert_to_tensor, is_tensor, cast, saturate_cast, identity, stop_gradient,
-    zeros, ones, zeros_like, ones_like, fill, eye, range, linspace,
-    shape, size, rank, reshape, transpose, expand_dims, squeeze, concat, stack, unstack, split,
-    tile, broadcast_to, pad, reverse, gather, gather_nd, boolean_mask, where, one_hot,
-    reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_logsumexp, reduce_any,
-    reduce_all, argmax, argmin, cumsum,
-    matmul, tensordot, einsum, add, add_n, subtract, multiply, divide, truediv, floordiv, pow,
-    square, sqrt, exp, log, abs, negative, maximum, minimum, sign, round, floor, ceil, sin, cos,
-    tan, tanh, sigmoid, equal, not_equal, less, less_equal, greater, greater_equal,
-    logical_and, logical_or, logical_not,
-    clip_by_value, clip_by_norm, clip_by_global_norm, norm,
-    acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh,
-)
-from .ops.math_extra import truncatediv, truncatemod, scalar_mul  # noqa: F401
-from .ops.array_extra import (  # noqa: F401
-    sort, argsort, repeat, roll, sequence_mask, slice, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update,
-)
-from .ops.init_ops import constant_initializer, zeros_initializer, ones_initializer  # noqa: F401
-from .engine.indexed_slices import IndexedSlices  # noqa: F401
-from .engine.custom_gradient import custom_gradient, recompute_grad  # noqa: F401
-from .framework.module import Module, name_scope  # noqa: F401
-from .framework.printing import print_ as print, get_logger  # noqa: F401,A001
-from .framework.function import function, executing_eagerly, TensorSpec, config  # noqa: F401
-from . import math, nn  # noqa: F401
-from .ops.math_special import complex  # noqa: F401,A001
-from .ops import aliases  # noqa: F401  (tf.* names of numpy primitives, for the transpiler)
 
-newaxis = None
-
-_LAZY = {name: f"runtime.{name}" for name in
-         ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data")}
+_SUBMODULES = ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data", "scipy")
+"""Namespaces loaded one by one on first use (``runtime.namespace`` loads none of them)."""
 
 
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+def _load_namespace():
+    """Copy the ``tf`` names of ``runtime.namespace`` here, so later uses are plain attributes."""
+    import importlib
+    namespace = importlib.import_module(f"{__name__}.namespace")
+    globals().update((name, value) for name, value in vars(namespace).items() if not name.startswith("_"))
 
 
 def __getattr__(name):
-    target = _LAZY.get(name)
-    if target is None:
-        raise AttributeError(f"module 'runtime' has no attribute {name!r}")
-    import importlib
-    module = importlib.import_module(target)
-    globals()[name] = module
-    return module
+    if name in _SUBMODULES:
+        import importlib
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    if not name.startswith("__") and "namespace" not in globals():
+        _load_namespace()
+        if name in globals():
+            return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    if "namespace" not in globals():
+        _load_namespace()
+    return sorted(set(globals()) | set(_SUBMODULES))

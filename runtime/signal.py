@@ -2,7 +2,7 @@
 
 They run ``np.fft`` on tensors, so gradients come from ``runtime/rules/fft.py``.  For real
 sources the gradient is TensorFlow's; for complex sources it follows the autograd/JAX convention
-(dL/dx - i dL/dy), the conjugate of what TensorFlow returns (see the README, "Complex numbers").
+(dL/dx - i dL/dy), the conjugate of what TensorFlow returns (see docs/reference/linalg.md, "Complex numbers").
 As in TensorFlow, ``fft``/``ifft`` need complex input and ``rfft`` real input.
 """
 

@@ -5,7 +5,7 @@ computes its gradient -- no tape at run time.  ``f.show()`` prints that code.  T
 in order: parsing, normalize, analysis, reverse (or forward), optimize, codegen (see DESIGN.md).
 
 The package is layered; a module imports only its own layer and the ones below (the order and
-the core IR's contract: core/ir.py; tests/transpiler/test_layers.py checks it):
+the core IR's contract: core/ir.py; tests/test_layers.py checks it):
 
     surface    api, differentiable, variants, generate, higher, interop, tangent_compat, __main__
                (this package's top level)

@@ -8,7 +8,7 @@ defined yet postpones it to the first call.  The per-function caches live in var
 import inspect
 import types
 
-from . import star_wrt, tangent_compat
+from . import display, star_wrt, tangent_compat
 from .core.callables import plain_function, register_transformer, register_wrapper
 from .core.errors import TranspileError
 from .analysis.signature import key_of
@@ -125,6 +125,9 @@ class GradientFunction:
     def source(self):
         return self._generated().source
 
+    def _repr_html_(self):
+        return display.html_source(repr(self), self.source)
+
     def __reduce__(self):
         return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims,
                                          carried(self._t), self._budget, self._jit))
@@ -149,8 +152,8 @@ def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verb
     unless the output has the seed's shape (a scalar when no seed is passed); ``verbose=1``
     prints the generated code, ``verbose=2`` every stage.  A tuple ``wrt`` always returns a
     tuple of gradients.  ``memory_budget`` (bytes, or "512KB", "8MB", "1.5GB") checkpoints
-    loops so what the gradient keeps for its adjoint stays within it (README "Bounded memory").
-    ``jit=True`` compiles the gradient with numba (README "JIT"; needs ``pip install adjoin[jit]``).
+    loops so what the gradient keeps for its adjoint stays within it (docs/transpiler/memory.md).
+    ``jit=True`` compiles the gradient with numba (docs/transpiler/jit.md; needs ``pip install adjoin[jit]``).
     """
     g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget, jit)
     if verbose:

@@ -3,7 +3,7 @@
 import functools
 import inspect
 
-from . import interop, star_wrt
+from . import display, interop, star_wrt
 from .frontend.carried import attach, carried, importable
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba
@@ -89,10 +89,13 @@ class Differentiable:
         """Print the generated code: the general variant, or with arguments, the variant a call
         with these arguments runs (``f.show(0.3, 1000)``: specialised on Python floats)."""
         if not (args or kwargs) or self._mode == "forward":
-            print(self.source, end="")
+            display.show(repr(self), self.source)
             return
         gen = self._t.get(self._wrt, False, floats=self._t.floats(args, kwargs), memory_budget=self._budget)
-        print(gen.source, end="")
+        display.show(repr(self), gen.source)
+
+    def _repr_html_(self):
+        return display.html_source(repr(self), self.source)
 
     def __get__(self, instance, owner=None):
         if instance is None:
@@ -144,7 +147,7 @@ def differentiate(fn=None, *, wrt=0, mode="reverse", memory_budget=None, jit=Fal
 
     For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
     ``memory_budget`` (bytes, or a string such as "8MB") checkpoints loops to stay within it.
-    ``jit=True`` compiles the gradient with numba (README "JIT"; needs ``pip install adjoin[jit]``).
+    ``jit=True`` compiles the gradient with numba (docs/transpiler/jit.md; needs ``pip install adjoin[jit]``).
     """
     if fn is None:
         return lambda f: differentiate(f, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)

@@ -12,7 +12,7 @@ CORPUS = pathlib.Path(__file__).parent / "tf_corpus"
 PROGRAMS = sorted(p.name for p in CORPUS.glob("*.py") if p.with_suffix(".out").exists())
 
 KNOWN_DIFFERENCES = {
-    # program -> why its output is deliberately not TF's (each is in README "Known differences")
+    # program -> why its output is deliberately not TF's (each is in docs/runtime/tf-compatibility.md, "Known differences")
     "math_trig_exp_log.py": "float32 sin/exp/log may differ from TF's Eigen kernels in the last bit",
     "numpy_ufunc_on_tensor.py": "numpy functions on tensors return tensors (recorded), not arrays",
 }

@@ -767,7 +767,7 @@ def _peak(fn, n):
 def test_saved_values_per_write_do_not_grow_with_the_array():
     """A loop writing x[i] saves a few scalars per iteration, never a copy of the array.
 
-    (Each write still copies the array in the primal: O(n) time per write, see the README.)
+    (Each write still copies the array in the primal: O(n) time per write, see docs/transpiler/speed.md.)
     """
     g = differentiate(fill).grad
     n1, n2 = 1000, 2000

@@ -303,7 +303,7 @@ CASES = [
     (losses, lambda: (sym(2, 3), np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])), (0,), True),
     (layers, lambda: (sym(4, 3), pos(3), sym(3)), (0, 1, 2), False),
     (creation_more, lambda: (sym(2, 3), sym()), (0, 1), False),
-    (rearranging, lambda: (sym(3, 4),), (0,), False),     # second order through a list: see the README
+    (rearranging, lambda: (sym(3, 4),), (0,), False),     # second order through a list: see docs/transpiler/tf-calls.md
     (decompositions, lambda: (sym(4, 3), sym(4, 3)), (0, 1), False),
     (more_math, lambda: (sym(3, 2), np.array([[0.3, 0.0], [0.5, 1.2], [0.0, 0.8]])), (0, 1), True),
     (more_losses, lambda: (sym(2, 3), np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])), (0, 1), True),
@@ -495,7 +495,7 @@ def test_tf_constant_is_a_constant_and_the_warning_names_it():
     assert tape.gradient(y, xt) is None
 
 
-# --- the README's example ("tf.* in transpiled code") -------------------------------------------
+# --- the documentation's example (docs/transpiler/tf-calls.md) ------------------------------------
 
 def loss(images, kernel):
     feature = tf.nn.relu(tf.nn.conv2d(images, kernel, strides=1, padding="SAME"))
@@ -503,10 +503,10 @@ def loss(images, kernel):
     return tf.reduce_mean(tf.math.squared_difference(pooled, 1.0))
 
 
-def test_readme_example():
+def test_docs_example():
     import pathlib
-    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### `tf.*` in transpiled code"):readme.index("## Scaling out")]
+    section = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "transpiler" / "tf-calls.md").read_text(
+        encoding="utf-8")
     differentiated = transpiler.differentiate(loss, wrt=(0, 1))
     body = section[section.index("def dlossdimages_kernel"):section.index("    ...\n")]
     assert body in differentiated.source

@@ -43,7 +43,7 @@ read back (``grad(grad(f))``) those become the marked calls above, queried with
 modes/stacks.py).
 
 The package's layers, lowest first; a module imports only from its own layer or lower ones
-(tests/transpiler/test_layers.py checks it):
+(tests/test_layers.py checks it):
 
     core       ir (this contract), context (fresh names, outside references), errors,
                callables (what is a user function; hooks the surface registers)

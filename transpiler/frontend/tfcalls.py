@@ -148,7 +148,7 @@ _HINTS = {
 
 
 def replacement_of(fn):
-    """The twin or helper a ``tf`` function is written as, else None (README tables, tests)."""
+    """The twin or helper a ``tf`` function is written as, else None (documentation tables, tests)."""
     try:
         return _REPLACEMENTS.get(fn)
     except TypeError:

@@ -23,6 +23,7 @@ import operator
 import numpy as np
 
 from runtime.rules.arithmetic import add_terms
+from runtime.rules.refused import NoDerivative
 
 from . import calls
 from . import stacks
@@ -210,6 +211,8 @@ class Forward:
                 continue
             if op.fn is operator.getitem and i > 0:
                 continue
+            if isinstance(rule.jvp(i), NoDerivative):
+                raise self.ctx.error(rule.jvp(i).message, op.node, rule.jvp(i).hint)
             if rule.jvp(i) is None:
                 if rule.vjp(i) is not None:      # differentiable, but only in reverse mode
                     raise self.ctx.error(

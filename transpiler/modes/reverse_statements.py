@@ -13,6 +13,7 @@ import numpy as np
 from runtime.rules.registry import add_rule_hint as _add_rule_hint, method_hint as _method_hint
 
 from runtime.rules.containers import setitem
+from runtime.rules.refused import NoDerivative
 
 from ..backend import templates
 from ..core.ir import comment
@@ -123,6 +124,8 @@ class StatementAdjoints:
             names = [n for n in _names(a) if n in info.active]
             if not names or rule.vjp(i) is None:
                 continue
+            if isinstance(rule.vjp(i), NoDerivative):
+                raise self.ctx.error(rule.vjp(i).message, op.node, rule.vjp(i).hint)
             if op.fn is operator.getitem and i > 0:
                 continue
             drop = self.same_shape(rule, args, i)

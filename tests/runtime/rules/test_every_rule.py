@@ -73,7 +73,7 @@ def test_covered_elsewhere_names_real_tests():
 
 
 def test_primitive_count():
-    """Issue 12: at least 300 callables with VJP and JVP rules (the README table counts them the same way)."""
+    """Issue 12: at least 300 callables with VJP and JVP rules (the documentation's primitives table counts them the same way)."""
     families, _ = rules_main.collect()
     assert sum(len(names) for names in families.values()) >= 300
 

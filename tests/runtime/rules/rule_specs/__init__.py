@@ -75,7 +75,7 @@ def axis_of(draw, ndim, none=True, tuples=False):
     return draw(st.one_of(*options))
 
 
-FAMILIES = ("elementwise", "reductions", "shapes", "products", "scalars", "internal", "linalg", "conv")
+FAMILIES = ("elementwise", "reductions", "shapes", "products", "scalars", "internal", "linalg", "conv", "scipy")
 
 COVERED_ELSEWHERE = {
     # rule name -> "module::test" that checks it (container cotangents: Grads and item_arrays

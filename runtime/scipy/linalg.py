@@ -1,0 +1,1 @@
+"""``runtime.scipy.linalg``: scipy.linalg's functions on tensors (helper odelinalg fills this module)."""
