@@ -68,7 +68,8 @@ def add_at_vjp_out(g, ans, out, gin, x, idx):
 
 
 def add_at_vjp_g(g, ans, out, gin, x, idx):
-    return unbroadcast(g[slot_of(x, idx)], gin)
+    h = g[slot_of(x, idx)]          # (a container's slot may hold a 0-d zero: no unbroadcast)
+    return np.real(h) if np.iscomplexobj(h) and not np.iscomplexobj(gin) else h
 
 
 def add_at_jvp_g(t, ans, out, gin, x, idx):
