@@ -406,6 +406,13 @@ class _Reference:
         return isinstance(other, _Reference) and other._obj is self._obj
 
 
+NDARRAY_METHODS = frozenset((
+    "reshape", "ravel", "flatten", "transpose", "astype", "clip", "max", "min", "mean", "size", "data", "tolist",
+    "sum", "prod", "std", "var", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "dot", "squeeze",
+    "repeat", "swapaxes", "diagonal", "trace", "take", "round", "conj", "conjugate", "item", "real", "imag"))
+"""ndarray methods that numpy code calls on arrays: named in a tensor's AttributeError."""
+
+
 class Tensor(_TensorBase):
     """An immutable value on which operations are recorded by active GradientTapes."""
 
@@ -422,6 +429,14 @@ class Tensor(_TensorBase):
 
     def __reduce__(self):
         return (constant, (self._value,))
+
+    def __getattr__(self, name):            # (only for names a tensor lacks)
+        if name in NDARRAY_METHODS:
+            raise AttributeError(
+                f"{type(self).__name__} object has no attribute {name!r}: tensors have ndarray methods only "
+                f"after tf.experimental.numpy.experimental_enable_numpy_behavior() (as in TF); or call "
+                f"the numpy function on the tensor, np.{name}(t, ...)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __copy__(self):
         return self
