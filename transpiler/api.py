@@ -12,7 +12,7 @@ from . import display, star_wrt, tangent_compat
 from .core.callables import plain_function, register_transformer, register_wrapper
 from .core.errors import TranspileError
 from .analysis.signature import key_of
-from .frontend.carried import attach, carried
+from .frontend.source.pickled import attach, carried
 from .modes import again  # noqa: F401  (registers how generated code is read again)
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba

@@ -3,8 +3,8 @@
 import functools
 import inspect
 
-from . import display, interop, star_wrt
-from .frontend.carried import attach, carried, importable
+from . import bridge, display, star_wrt
+from .frontend.source.pickled import attach, carried, importable
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba
 from .variants import _key, run_jvp, split_vjp, transformer
@@ -41,8 +41,8 @@ class Differentiable:
         return self._t              # (variants.transformer): this function's own cache
 
     def __call__(self, *args, **kwargs):
-        if interop.has_tensor(args, kwargs):  # runtime tensors: one recorded op (interop.py)
-            return interop.call(self, args, kwargs)
+        if bridge.has_tensor(args, kwargs):  # runtime tensors: one recorded op (bridge/tape_call.py)
+            return bridge.call(self, args, kwargs)
         return self._fn(*args, **kwargs)
 
     def grad(self, *args, **kwargs):
@@ -119,8 +119,8 @@ class _BoundDifferentiable:
         self._d, self._self = d, instance
 
     def __call__(self, *args, **kwargs):
-        if interop.has_tensor(args, kwargs):
-            return interop.call(self._d, (self._self,) + args, kwargs)
+        if bridge.has_tensor(args, kwargs):
+            return bridge.call(self._d, (self._self,) + args, kwargs)
         return self._d._fn(self._self, *args, **kwargs)
 
     def grad(self, *args, **kwargs):

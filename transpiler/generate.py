@@ -10,7 +10,7 @@ import warnings
 import weakref
 
 from .analysis import signature
-from .frontend import sugar
+from .frontend.control import blocks
 from .analysis.activity import analyze, range_targets
 from .analysis.zeros import structural_zeros
 from .modes.callees import callee_sources
@@ -21,7 +21,7 @@ from .core.ir import output_names, walk_assigns
 from .modes.forward import forward
 from .frontend.normalize import normalize
 from .backend.optimize import optimize
-from .frontend.parsing import parse_function, weakly, wrt_names
+from .frontend.source.parsing import parse_function, weakly, wrt_names
 from .modes.reverse import reverse
 from .modes import floats as _floats
 from .core.astutil import copy_ast
@@ -79,7 +79,7 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     ctx.memory_budget = memory_budget        # callees are generated with the same budget
-    ctx.arrays = signature.split_arrays(floats)      # ndim of each argument: backend/shapes.py, aliasing.py
+    ctx.arrays = signature.split_arrays(floats)      # ndim of each argument: backend/shapes.py, frontend/containers/sequence_operators.py
     core = normalize(ctx)
     outputs = output_names(core)
     pyfloats, elements = signature.split_floats(floats)
@@ -118,10 +118,10 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     used = set(free)
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
-    function = sugar.guard(compile_function(opt, code, ctx, free), ctx)
+    function = blocks.guard(compile_function(opt, code, ctx, free), ctx)
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
-    gen.scalar_seed = bool(getattr(ctx, "scalar_seed", None))
+    gen.scalar_seed = bool(ctx.scalar_seed)
     return gen
 
 

@@ -27,7 +27,7 @@ from .backend.codegen import compile_function, to_source
 from .backend.release import without_releases
 from .core.astutil import copy_ast
 from .core.ir import COMMENT
-from .frontend import sugar
+from .frontend.control import blocks
 from .modes import floats as _floats
 
 __all__ = ["JitFallbackWarning", "require_numba", "jitted", "view"]
@@ -94,7 +94,7 @@ class _Jitted:
         self.filename = plain.__code__.co_filename
         # boundscheck: an index out of range raises IndexError, as in Python, instead of reading past the end
         self.dispatcher = numba.njit(plain, boundscheck=True)
-        self.compiled = sugar.guard(self.dispatcher, gen.ctx)
+        self.compiled = blocks.guard(self.dispatcher, gen.ctx)
         self.failed = False
 
     def __call__(self, *args, **kwargs):

@@ -12,7 +12,7 @@ import numpy as np
 
 from .analysis import signature
 from .core.errors import Unresolved
-from .frontend.parsing import parse_function
+from .frontend.source.parsing import parse_function
 from .modes import floats as _floats
 from .modes.split import transform_split
 from .generate import transform

@@ -21,40 +21,54 @@ import warnings
 
 import numpy as np
 
+from ..core import annotations as anno
 from ..core.astutil import collect, statements
 from ..core.errors import TranspileError
 from ..core.ir import COMMENT
 
-try:
-    with warnings.catch_warnings():       # astor 0.8 touches ast.Num on import (3.12+)
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import astor
-except ImportError:  # pragma: no cover - astor is a dependency, but degrade gracefully
-    astor = None
-
 __all__ = ["to_source", "compile_function", "module_source", "standalone_module"]
 
+_PRINTER = []       # [astor's printing function, or None without astor]: made on first use
 
-if astor is not None:
-    class _Generator(astor.code_gen.SourceGenerator):
-        """astor's printer with its visitor method found once per node class (astor builds the
-        method's name and looks it up for every node: a tenth of printing a generated function)."""
 
-        _visitors = {}
+def _printer():
+    """astor's printer with its visitor method found once per node class (astor builds the
+    method's name and looks it up for every node: a tenth of printing a generated function).
+    Imported when code is first printed: ``import transpiler`` need not pay for astor."""
+    if not _PRINTER:
+        try:
+            with warnings.catch_warnings():       # astor 0.8 touches ast.Num on import (3.12+)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                import astor
+        except ImportError:  # pragma: no cover - astor is a dependency, but degrade gracefully
+            _PRINTER.append(None)
+            return None
 
-        def visit(self, node):
-            cls = node.__class__
-            method = self._visitors.get(cls)
-            if method is None:
-                method = getattr(type(self), "visit_" + cls.__name__, None)
+        class _Generator(astor.code_gen.SourceGenerator):
+            _visitors = {}
+
+            def visit(self, node):
+                cls = node.__class__
+                method = self._visitors.get(cls)
                 if method is None:
-                    raise AttributeError(f"No defined handler for node of type {cls.__name__}")
-                self._visitors[cls] = method
-            return method(self, node)
+                    method = getattr(type(self), "visit_" + cls.__name__, None)
+                    if method is None:
+                        raise AttributeError(f"No defined handler for node of type {cls.__name__}")
+                    self._visitors[cls] = method
+                return method(self, node)
+
+        def print_with_astor(node):
+            return astor.to_source(node, pretty_source="".join, source_generator_class=_Generator)
+
+        _PRINTER.append(print_with_astor)
+    return _PRINTER[0]
 
 
 def _astor(node):
-    return astor.to_source(node, pretty_source="".join, source_generator_class=_Generator)
+    printer = _printer()
+    if printer is None:
+        raise RuntimeError("astor is not installed")
+    return printer(node)
 
 
 def _comments(node):
@@ -78,15 +92,13 @@ def to_source(node):
         s.value = ast.Name(f"\0{k}", ast.Load())
     try:
         try:
-            if astor is None:
-                raise RuntimeError
             text = _astor(node)
         except Exception:
             text = _unparse_by_statement(node)
     finally:
         for (s, _), value in zip(comments, saved):
-            if hasattr(s.value, "_pp"):
-                value._pp = s.value._pp            # as astor leaves it
+            if anno.has(s.value, "pp"):
+                anno.put(value, "pp", anno.get(s.value, "pp"))            # as astor leaves it
             s.value = value
     lines = []
     for line in text.splitlines():
@@ -118,8 +130,6 @@ def _unparse_by_statement(node):
         body = []
         for s in node.body:
             try:
-                if astor is None:
-                    raise RuntimeError
                 body.append(_astor(s).rstrip("\n"))
             except Exception:
                 body.append(ast.unparse(s))
@@ -248,7 +258,7 @@ def standalone_module(generated, extra=None):
             callee(name, obj)
             return
         mod = getattr(obj, "__module__", "") or ""
-        if (mod.startswith("runtime.") or mod == "transpiler.frontend.primal_helpers") and callable(obj):
+        if (mod.startswith("runtime.") or mod == "transpiler.frontend.calls.primal_helpers") and callable(obj):
             node, raw = _helper_source(obj, name)
             owner = getattr(raw, "__globals__", None) or vars(sys.modules[raw.__module__])
             for dep in free_names(node):

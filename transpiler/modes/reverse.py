@@ -20,6 +20,7 @@ import numpy as np
 from runtime.rules.inplace import add_at
 from runtime.rules.support import scatter_add
 
+from ..core import annotations as anno
 from ..analysis import reuse
 from ..core.astutil import fix_locations
 from . import calls
@@ -189,7 +190,7 @@ class Reverse(ControlFlow, StatementAdjoints):
                     self.statement(s, out, has)
                 elif stacks.push_parts(s) is not None:
                     stacks.push_adjoint(self, s, out, has)
-                primal.extend(getattr(s, "_primal", None) or [s])   # a call: its split forward
+                primal.extend(anno.get(s, "primal") or [s])   # a call: its split forward
         primal.reverse()
         return primal
 
