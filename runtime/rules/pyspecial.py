@@ -247,14 +247,6 @@ def frexp_jvp(t, ans, x):
     return (t * math.ldexp(1.0, -ans[1]), 0.0 * t)
 
 
-def modf_vjp(g, ans, x):
-    return items_like(g, ans)[0]
-
-
-def modf_jvp(t, ans, x):
-    return (t, 0.0 * t)
-
-
 def divmod_vjp_x(g, ans, x, y):
     return items_like(g, ans)[1]
 
@@ -272,5 +264,5 @@ def divmod_jvp_y(t, ans, x, y):
 
 
 define(math.frexp, vjp=(frexp_vjp,), jvp=(frexp_jvp,))
-define(math.modf, vjp=(modf_vjp,), jvp=(modf_jvp,))
+define(math.modf, vjp=(elementwise.modf_vjp,), jvp=(elementwise.modf_jvp,))     # numpy's modf rules
 define(builtins.divmod, vjp=(divmod_vjp_x, divmod_vjp_y), jvp=(divmod_jvp_x, divmod_jvp_y))

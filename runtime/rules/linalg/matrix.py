@@ -7,6 +7,7 @@ import numpy as np
 
 from ..forms import reshaping, symmetric
 from ..registry import primitive
+from ..reductions import conj_if_complex as conj  # noqa: F401  (conj(x): no copy of a real x)
 from ..support import dtype_of, shape_of, value_of
 
 
@@ -77,9 +78,6 @@ def H(x):
     return np.conj(T(x)) if np.iscomplexobj(x) else T(x)
 
 
-def conj(x):
-    """conj(x), without numpy's copy of a real x."""
-    return np.conj(x) if np.iscomplexobj(x) else x
 
 
 def copyltu(m):
