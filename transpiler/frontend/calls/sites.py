@@ -108,7 +108,7 @@ class CallSites:
                                                   and isinstance(node.args[0].value, str)):
             checks.check_call(self, fn, node)
             node = einsum_subscripts_form(self, node)
-            if getattr(node, "_prim", None) is np.einsum:
+            if anno.get(node, "prim") is np.einsum:
                 return node                       # sublists read when the code runs
         checks.check_call(self, fn, node)
         special = writes.special_call(self, fn, node)
@@ -193,13 +193,13 @@ def einsum_subscripts_form(norm, node):
         inputs = ast.copy_location(ast.Tuple(sub_nodes[:len(operands)], ast.Load()), node)
         subscripts = ast.copy_location(ast.Call(norm.ctx.ref(sublist_subscripts, "sublist_subscripts"),
                                                 [norm.argument(inputs), norm.argument(output)], []), node)
-        subscripts._prim = sublist_subscripts
+        anno.put(subscripts, "prim", sublist_subscripts)
         func = node.func
         func = ast.copy_location(ast.Name(func.id, ast.Load()), func) if isinstance(func, ast.Name) \
             else norm.value(func)
         call = ast.copy_location(ast.Call(func, [norm.temp(subscripts, node)] + [norm.argument(a) for a in operands],
                                           [ast.keyword(k.arg, norm.argument(k.value)) for k in node.keywords]), node)
-        call._prim = np.einsum
+        anno.put(call, "prim", np.einsum)
         return call
     placeholders = [object() for _ in operands]
     pairs = [v for pair in zip(placeholders, subs) for v in pair] + subs[len(operands):]
