@@ -137,6 +137,28 @@ CALLABLES = {
         'numpy:amax', 'numpy:amin', 'numpy:cumsum', 'numpy:max', 'numpy:mean', 'numpy:min', 'numpy:prod',
         'numpy:std', 'numpy:sum', 'numpy:var',
     ),
+    'scipy_integrate.calls': (
+        'scipy.integrate:odeint', 'scipy.integrate:solve_ivp',
+    ),
+    'scipy_linalg.banded': (
+        'scipy.linalg:solve_banded',
+    ),
+    'scipy_linalg.blocks': (
+        'scipy.linalg:block_diag',
+    ),
+    'scipy_linalg.factors': (
+        'scipy.linalg:cho_factor', 'scipy.linalg:cho_solve', 'scipy.linalg:cholesky',
+        'scipy.linalg:lu_factor', 'scipy.linalg:lu_solve',
+    ),
+    'scipy_linalg.functions': (
+        'scipy.linalg:expm', 'scipy.linalg:logm', 'scipy.linalg:solve_sylvester', 'scipy.linalg:sqrtm',
+    ),
+    'scipy_linalg.solves': (
+        'scipy.linalg:det', 'scipy.linalg:inv', 'scipy.linalg:solve', 'scipy.linalg:solve_triangular',
+    ),
+    'scipy_linalg.spectral': (
+        'scipy.linalg:eigh', 'scipy.linalg:svd',
+    ),
     'scipy_signal': (
         'scipy.signal:convolve', 'scipy.signal:correlate', 'scipy.signal:fftconvolve',
     ),
