@@ -59,8 +59,10 @@ class GradientFunction:
     """
 
     def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False, memory_budget=None,
-                 jit=False):
+                 jit=False, complex_convention="autograd"):
         self._given = (f, wrt)
+        self._convention = complex_convention
+        self._tf = tf_convention(complex_convention)
         self._jit = bool(jit)
         if self._jit:
             require_numba()
@@ -105,7 +107,7 @@ class GradientFunction:
             run = self._checked.get(key_of(args))
             if run is not None:
                 try:
-                    return run(args, None)
+                    return conj_complex(run(args, None)) if self._tf else run(args, None)
                 except Exception as e:
                     raise located(e)
         if self._self is not None:
@@ -115,17 +117,19 @@ class GradientFunction:
             if self._star:
                 t, wrt, kwargs, regroup = star_wrt.resolve(t, wrt, args, kwargs)
             g, value = t.call(wrt, True, args, kwargs, memory_budget=self._budget, jit=self._jit)
-            return value, regroup(g)
+            return value, conj_complex(regroup(g)) if self._tf else regroup(g)
         args, seed = tangent_compat.split_seed(self._t.signature, args, kwargs)
+        if self._tf:
+            seed = conj_complex(seed)
         if self._star:
             t, wrt, kwargs, regroup = star_wrt.resolve(t, wrt, args, kwargs)
         keep = self._preserve or self._check_dims
         out = t.call(wrt, keep, args, kwargs, seed=seed, optimized=self._optimized,
                      memory_budget=self._budget, jit=self._jit)
         if not keep:
-            return regroup(out)
+            return conj_complex(regroup(out)) if self._tf else regroup(out)
         g, value = out
-        g = regroup(g)
+        g = conj_complex(regroup(g)) if self._tf else regroup(g)
         if self._check_dims:
             tangent_compat.check_dims(self._t.fn.__name__, value, seed)
         if not self._preserve:
@@ -141,20 +145,41 @@ class GradientFunction:
 
     def __reduce__(self):
         return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims,
-                                         carried(self._t), self._budget, self._jit))
+                                         carried(self._t), self._budget, self._jit, self._convention))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
 def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=(), memory_budget=None,
-             jit=False):
+             jit=False, complex_convention="autograd"):
     attach_checked(sources)
-    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget, jit)
+    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget, jit,
+                            complex_convention)
+
+
+# --- complex gradients: autograd's and JAX's convention, or TensorFlow's -----------------------------
+# The generated code returns d/dRe - i d/dIm for a complex argument (autograd's and JAX's convention);
+# TensorFlow, and runtime's GradientTape, return its conjugate d/dRe + i d/dIm.  complex_convention="tf"
+# gives the latter, for code that moves between the halves (a complex seed or cotangent is read in the
+# same convention).
+
+def tf_convention(name):
+    if name not in ("autograd", "tf"):
+        raise ValueError(f"complex_convention={name!r}: pass 'autograd' (autograd's and JAX's, d/dRe - i d/dIm: "
+                         f"the default) or 'tf' (TensorFlow's and runtime's GradientTape, d/dRe + i d/dIm)")
+    return name == "tf"
+
+
+def conj_complex(x):
+    """``x`` with each complex array or number conjugated (tuples and lists item by item)."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(conj_complex(v) for v in x)
+    return np.conj(x) if np.iscomplexobj(x) else x
 
 
 def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0, memory_budget=None,
-         jit=False):
+         jit=False, complex_convention="autograd"):
     """The gradient of ``f`` as a function of the same arguments (plus an optional seed).
 
     Accepts Tangent's ``tangent.grad`` arguments with the same meaning:
@@ -165,16 +190,21 @@ def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verb
     tuple of gradients.  ``memory_budget`` (bytes, or "512KB", "8MB", "1.5GB") checkpoints
     loops so what the gradient keeps for its adjoint stays within it (docs/transpiler/memory.md).
     ``jit=True`` compiles the gradient with numba (docs/transpiler/jit.md; needs ``pip install adjoin[jit]``).
+    ``complex_convention="tf"`` returns complex gradients as TensorFlow (and runtime's tape) does,
+    d/dRe + i d/dIm, instead of autograd's and JAX's d/dRe - i d/dIm.
     """
-    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget, jit)
+    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget, jit,
+                         complex_convention)
     if verbose:
         tangent_compat.show_stages(g._generated(), verbose)
     return g
 
 
-def value_and_grad(f, wrt=0, verbose=0, memory_budget=None, jit=False):
-    """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep (``jit``: as for grad)."""
-    g = GradientFunction(f, wrt, False, "value_and_grad", memory_budget=memory_budget, jit=jit)
+def value_and_grad(f, wrt=0, verbose=0, memory_budget=None, jit=False, complex_convention="autograd"):
+    """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep (``jit``, ``complex_convention``:
+    as for grad)."""
+    g = GradientFunction(f, wrt, False, "value_and_grad", memory_budget=memory_budget, jit=jit,
+                         complex_convention=complex_convention)
     if verbose:
         print(g.source, end="")
     return g
@@ -196,13 +226,17 @@ def jvp(f, primals, tangents, wrt=None):
     return run_jvp(t, wrt, primals, tangents)
 
 
-def vjp(f, *args, wrt=0, memory_budget=None, **kwargs):
-    """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
+def vjp(f, *args, wrt=0, memory_budget=None, complex_convention="autograd", **kwargs):
+    """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)
+    (``complex_convention``: as for grad; the cotangent is read in the same convention)."""
+    tf = tf_convention(complex_convention)
     f, bound, wrt = _unbind(f, wrt, "vjp")
     if bound is not None:
         args = (bound,) + args
     t, wrt, kwargs, regroup = star_wrt.resolve(_transformer(f), wrt, args, kwargs)
     value, pullback = split_vjp(t, wrt, args, kwargs, parse_budget(memory_budget))
+    if tf:
+        return value, lambda cotangent=None: conj_complex(regroup(pullback(conj_complex(cotangent))))
     return value, lambda cotangent=None: regroup(pullback(cotangent))
 
 

@@ -372,6 +372,11 @@ def primitive(raw):
         for a in args:
             if type(a) in tensor_types:
                 return dispatch[0](wrapper, args, kwargs)
+        for v in kwargs.values():
+            if type(v) in tensor_types:        # a tensor by keyword: recorded at its position
+                import inspect
+                bound = inspect.signature(raw).bind(*args, **kwargs)
+                return dispatch[0](wrapper, bound.args, bound.kwargs)
         return raw(*args, **kwargs)
 
     wrapper.raw = raw

@@ -468,3 +468,10 @@ def einsum_subscripts(args):
     out = letters(pairs.pop()) if len(pairs) % 2 else None
     operands, subs = pairs[0::2], [letters(s) for s in pairs[1::2]]
     return ",".join(subs) + ("" if out is None else "->" + out), operands
+
+
+def sublist_subscripts(sublists, output=None):
+    """The subscripts string of einsum's sublist form from its sublists (``[0, 1], [1, 2]`` ->
+    ``"ab,bc"``), for generated code whose sublists are only known when it runs."""
+    pairs = [v for sub in sublists for v in (None, sub)]
+    return einsum_subscripts(pairs + ([] if output is None else [output]))[0]
