@@ -7,12 +7,15 @@ in order: parsing, normalize, analysis, reverse (or forward), optimize, codegen 
 The package is layered; a module imports only its own layer and the ones below (the order and
 the core IR's contract: core/ir.py; tests/test_layers.py checks it):
 
-    surface    api, differentiable, variants, generate, higher, interop, tangent_compat, __main__
+    surface    api, differentiable, variants, generate, higher, tangent_compat, __main__
                (this package's top level)
+    bridge/    to runtime's tape, loaded on first use: a differentiated function on tensors
+               (tape_call), tf.* calls in differentiated code (tf_calls, tf_twins/)
     modes/     reverse, forward, split, stacks, calls, again: core IR -> derivative code
     analysis/  activity: facts about the core IR
-    frontend/  parsing, normalize (by construct), sugar, structures, inline, tfcalls: source -> core IR
     backend/   templates, optimize, codegen
+    frontend/  normalize and its constructs (source, control, calls, containers, objects, effects):
+               source -> core IR
     core/      ir, context, errors, callables (hooks the surface registers for the layers below)
 """
 

@@ -9,17 +9,19 @@ import inspect
 import types
 
 from . import display, star_wrt, tangent_compat
+from .relocate import located
+from .targets import target
 from .core.callables import plain_function, register_transformer, register_wrapper
 from .core.errors import TranspileError
 from .analysis.signature import key_of
-from .frontend.carried import attach, carried
+from .frontend.source.pickled import carried
 from .modes import again  # noqa: F401  (registers how generated code is read again)
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba
 from .generate import Generated, transform  # noqa: F401  (public names of this module)
 from .variants import _Transformer, run_jvp, split_vjp, transformer as _transformer  # noqa: F401
 from .differentiable import (Differentiable, _BoundDifferentiable, _past_self,  # noqa: F401
-                             _rebuild_differentiable, differentiate)
+                             _rebuild_differentiable, attach_checked, differentiate)
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -34,12 +36,14 @@ def _checkpointed_again(fn):
                                f"(grad(grad({fn.__name__})) or hvp({fn.__name__}, ...))")
 
 
-def _unbind(f, wrt):
+def _unbind(f, wrt, entry="grad"):
     """``(function, self or None, wrt)``: a bound method (``model.loss``, or the gradient of one)
-    is differentiated as its function with ``self`` fixed, so ``wrt=0`` is never ``self``."""
-    target = f.function if isinstance(f, GradientFunction) and f._kind == "grad" else f
-    if inspect.ismethod(target) and inspect.isfunction(target.__func__):
-        return target.__func__, target.__self__, _past_self(wrt)
+    is differentiated as its function with ``self`` fixed, so ``wrt=0`` is never ``self``.
+    Other callables are first read as the function they stand for (targets.py)."""
+    f = target(f, entry)
+    target_ = f.function if isinstance(f, GradientFunction) and f._kind == "grad" else f
+    if inspect.ismethod(target_) and inspect.isfunction(target_.__func__):
+        return target_.__func__, target_.__self__, _past_self(wrt)
     return f, None, wrt
 
 
@@ -57,7 +61,7 @@ class GradientFunction:
         if self._jit:
             require_numba()
         self._budget = parse_budget(memory_budget)
-        f, self._self, wrt = _unbind(f, wrt)
+        f, self._self, wrt = _unbind(f, wrt, kind)
         self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
         self._optimized, self._check_dims = optimized, check_dims
         self._t = _transformer(f)
@@ -96,7 +100,10 @@ class GradientFunction:
         if self._checked is not None and not kwargs:       # a signature called before: its variant
             run = self._checked.get(key_of(args))
             if run is not None:
-                return run(args, None)
+                try:
+                    return run(args, None)
+                except Exception as e:
+                    raise located(e)
         if self._self is not None:
             args = (self._self,) + args
         t, wrt, regroup = self._t, self._wrt, star_wrt.same
@@ -138,7 +145,7 @@ class GradientFunction:
 
 def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=(), memory_budget=None,
              jit=False):
-    attach(sources)
+    attach_checked(sources)
     return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget, jit)
 
 
@@ -178,7 +185,7 @@ def jvp(f, primals, tangents, wrt=None):
     primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
     if wrt is None:
         wrt = f._wrt if isinstance(f, Differentiable) else tuple(range(len(primals)))
-    f, bound, wrt = _unbind(f, wrt)
+    f, bound, wrt = _unbind(f, wrt, "jvp")
     if bound is not None:
         primals = (bound,) + primals
     t, wrt, _, _ = star_wrt.resolve(_transformer(f), wrt, primals, {})
@@ -187,7 +194,7 @@ def jvp(f, primals, tangents, wrt=None):
 
 def vjp(f, *args, wrt=0, memory_budget=None, **kwargs):
     """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
-    f, bound, wrt = _unbind(f, wrt)
+    f, bound, wrt = _unbind(f, wrt, "vjp")
     if bound is not None:
         args = (bound,) + args
     t, wrt, kwargs, regroup = star_wrt.resolve(_transformer(f), wrt, args, kwargs)

@@ -5,12 +5,13 @@ pygments highlights when it is installed; otherwise the code is an escaped ``<pr
 Nothing here imports IPython: a notebook kernel has loaded it already, and elsewhere it is absent.
 """
 
-import html
 import sys
 
 
 def html_source(title, source):
     """``source`` as HTML: a one-line title, then the code (highlighted when pygments is there)."""
+    import html             # (here: import transpiler need not load html.entities)
+
     head = f"<p><code>{html.escape(title)}</code></p>"
     try:
         from pygments import highlight

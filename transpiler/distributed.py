@@ -18,7 +18,7 @@ import uuid
 import numpy as np
 
 from .api import Differentiable, _transformer
-from .frontend.parsing import parse_function, wrt_names
+from .frontend.source.parsing import parse_function, wrt_names
 
 __all__ = ["value_and_grad", "grad"]
 

@@ -10,7 +10,7 @@ import warnings
 import weakref
 
 from .analysis import signature
-from .frontend import sugar
+from .frontend.control import blocks
 from .analysis.activity import analyze, range_targets
 from .analysis.zeros import structural_zeros
 from .modes.callees import callee_sources
@@ -21,11 +21,12 @@ from .core.ir import output_names, walk_assigns
 from .modes.forward import forward
 from .frontend.normalize import normalize
 from .backend.optimize import optimize
-from .frontend.parsing import parse_function, weakly, wrt_names
+from .frontend.source.parsing import parse_function, weakly, wrt_names
 from .modes.reverse import reverse
 from .modes import floats as _floats
 from .core.astutil import copy_ast
 from .core.stages import Later, Stages
+from .relocate import user_level
 
 __all__ = ["transform", "Generated"]
 
@@ -79,7 +80,7 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     names, single = wrt_names(parsed.node, wrt)
     ctx = Context(parsed)
     ctx.memory_budget = memory_budget        # callees are generated with the same budget
-    ctx.arrays = signature.split_arrays(floats)      # ndim of each argument: backend/shapes.py, aliasing.py
+    ctx.arrays = signature.split_arrays(floats)      # ndim of each argument: backend/shapes.py, frontend/containers/sequence_operators.py
     core = normalize(ctx)
     outputs = output_names(core)
     pyfloats, elements = signature.split_floats(floats)
@@ -118,10 +119,10 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     used = set(free)
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
-    function = sugar.guard(compile_function(opt, code, ctx, free), ctx)
+    function = blocks.guard(compile_function(opt, code, ctx, free), ctx)
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
-    gen.scalar_seed = bool(getattr(ctx, "scalar_seed", None))
+    gen.scalar_seed = bool(ctx.scalar_seed)
     return gen
 
 
@@ -148,4 +149,4 @@ def _warn_zeros(fn, zeros):
     for _, message in zeros:
         if message not in seen:
             seen.add(message)
-            warnings.warn(ZeroGradientWarning(message), stacklevel=4)
+            warnings.warn(ZeroGradientWarning(message), stacklevel=user_level())

@@ -1,7 +1,7 @@
 """Differentiating with respect to the items of a ``*args`` parameter.
 
 ``def f(a, *xs)`` has no fixed number of parameters, so its gradient is generated per call
-shape: the function read with ``*xs`` fixed to the call's items (``frontend/specialise.py``:
+shape: the function read with ``*xs`` fixed to the call's items (``frontend/source/star_args.py``:
 ``def f(a, xs_0, xs_1)``).  ``wrt`` counts the call's positional arguments, as for any
 function -- ``grad(f, wrt=2)(a, u, v)`` is the derivative with respect to ``v`` -- and the
 name of the ``*args`` parameter stands for all its items: ``grad(f, wrt="xs")(a, u, v)`` is
@@ -11,7 +11,8 @@ touched.
 
 import inspect
 
-from .frontend.specialise import specialised
+from .core.once import once
+from .frontend.source.star_args import specialised
 from .variants import transformer
 
 __all__ = ["targets_items", "resolve", "same"]
@@ -94,4 +95,10 @@ def resolve(t, wrt, args, kwargs):
             out.append(flat.pop(0) if n is None else tuple(flat.pop(0) for _ in range(n)))
         return out[0] if not isinstance(wrt, (tuple, list)) else tuple(out)
 
-    return transformer(specialised(fn, nvar, keys)), new_wrt, kwargs, regroup
+    # made once, by one thread: two threads each making one would leave a transformer whose
+    # function (held weakly) dies with the one dropped
+    fixed = once(_FIXED, (fn, nvar, keys), lambda: specialised(fn, nvar, keys))
+    return transformer(fixed), new_wrt, kwargs, regroup
+
+
+_FIXED = {}

@@ -64,10 +64,48 @@ def bind(apply_fn, wrap_fn):
 def check_conversion(x):
     """``__array__`` of a tensor: refuse while a recording tape tracks it (the gradient would be lost)."""
     if _state.tapes and tracked(x):
+        scipy_name = _scipy_caller()
+        if scipy_name is not None:
+            raise TypeError(_scipy_advice(scipy_name))
         raise TypeError(
             "a tensor that a GradientTape (or ForwardAccumulator) is recording was converted to a plain numpy array "
             "(np.array / np.asarray / np.full, or a numpy function whose only tensors are inside "
             "lists, such as np.mean([t, u])), which would silently drop its gradient. " + CONVERSION_ADVICE)
+
+
+def _scipy_caller():
+    """``scipy.stats.norm.logpdf``-style name of the outermost scipy function on the stack (the one the
+    user called), or None when no scipy code is converting the tensor."""
+    import sys
+    frame, found = sys._getframe(2), None
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("scipy."):
+            found = frame
+        elif found is not None:
+            break
+        frame = frame.f_back
+    if found is None:
+        return None
+    code, owner = found.f_code, found.f_locals.get("self")
+    module = found.f_globals["__name__"].split(".")
+    where = ".".join(module[:2]) if len(module) > 1 and not module[1].startswith("_") else "scipy"
+    if owner is not None and hasattr(type(owner), code.co_name):
+        dist = getattr(owner, "dist", None) or getattr(owner, "_dist", None)    # a frozen distribution
+        label = (getattr(dist if dist is not None else owner, "name", None) or type(owner).__name__)
+        label = label.removesuffix("_gen") + ("(...)" if dist is not None else "")
+        return f"{where}.{label}.{code.co_name}"
+    return f"{where}.{code.co_name}"
+
+
+def _scipy_advice(name):
+    mirror = "runtime." + name
+    return (f"{name} converts its arguments to numpy arrays (np.asarray), which would silently drop the "
+            f"gradient of a tensor that a GradientTape (or ForwardAccumulator) is recording. Call "
+            f"{mirror} instead (from runtime import scipy as sp): runtime.scipy mirrors scipy's public names "
+            f"on tensors (scipy.special's ufuncs, scipy.stats' distributions, scipy.signal's convolutions, "
+            f"scipy.fft, scipy.linalg, scipy.integrate). If runtime.scipy lacks it, call scipy on the values "
+            f"(t.numpy(), no gradient).")
 
 
 def no_rule_error(func):
@@ -179,9 +217,11 @@ def plain_rule(fn):
     """``fn``'s Rule when ``array_function`` would record a call of it as it is (no
     rewrite, several results or metadata read), else None.  Kept in ``PLAIN_FUNCS``: the numpy
     protocol is the hot path of numpy code on tensors, and rules are only ever added."""
-    if fn in METADATA or fn in REWRITES or fn in _COMPOSITES:
+    if fn in METADATA or fn in REWRITES:
         return None
-    rule = _lookup(fn)
+    rule = _lookup(fn)          # (loads fn's family, which may register a composite form of it)
+    if fn in _COMPOSITES:
+        return None
     if rule is not None:
         PLAIN_FUNCS[fn] = rule
     return rule

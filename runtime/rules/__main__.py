@@ -50,7 +50,10 @@ def collect():
     """family -> sorted names of callables with VJP and JVP rules; and the non-differentiable names."""
     load_all()
     families, nondiff = {}, set()
+    outside = {id(rule) for fn, rule in RULES.items() if not _ours(fn)}
     for fn, rule in RULES.items():
+        if _ours(fn) and id(rule) in outside:
+            continue        # a primitive wrapping a library's function (scipy's): listed under its name
         name = name_of(fn)
         if not rule.differentiable:
             nondiff.add(name)
@@ -64,6 +67,10 @@ def collect():
         if name not in present and name not in OPTIONAL_FAMILY:
             families.setdefault("arrayapi", set()).add(name)
     return families, nondiff
+
+
+def _ours(fn):
+    return (getattr(fn, "__module__", None) or "").startswith(PACKAGE)
 
 
 def table():
@@ -114,6 +121,9 @@ def _candidates(fn):
     module = getattr(fn, "__module__", None) or ""
     if type(fn).__name__ == "ufunc":
         yield "numpy:" + name
+        yield "scipy.special:" + name
+    if module.startswith("scipy.") and name:
+        yield f"scipy.{module.split('.')[1]}:{name}"      # the public path, not scipy's private module
     if module and qual:
         if module.startswith("_"):
             yield module[1:] + ":" + qual        # operator, not _operator

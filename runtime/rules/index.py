@@ -136,6 +136,44 @@ CALLABLES = {
         'numpy:amax', 'numpy:amin', 'numpy:cumsum', 'numpy:max', 'numpy:mean', 'numpy:min', 'numpy:prod',
         'numpy:std', 'numpy:sum', 'numpy:var',
     ),
+    'scipy_linalg.banded': (
+        'scipy.linalg:solve_banded',
+    ),
+    'scipy_linalg.blocks': (
+        'scipy.linalg:block_diag',
+    ),
+    'scipy_linalg.factors': (
+        'scipy.linalg:cho_factor', 'scipy.linalg:cho_solve', 'scipy.linalg:cholesky',
+        'scipy.linalg:lu_factor', 'scipy.linalg:lu_solve',
+    ),
+    'scipy_linalg.functions': (
+        'scipy.linalg:expm', 'scipy.linalg:logm', 'scipy.linalg:solve_sylvester', 'scipy.linalg:sqrtm',
+    ),
+    'scipy_linalg.solves': (
+        'scipy.linalg:det', 'scipy.linalg:inv', 'scipy.linalg:solve', 'scipy.linalg:solve_triangular',
+    ),
+    'scipy_linalg.spectral': (
+        'scipy.linalg:eigh', 'scipy.linalg:svd',
+    ),
+    'scipy_signal': (
+        'scipy.signal:convolve', 'scipy.signal:correlate', 'scipy.signal:fftconvolve',
+    ),
+    'scipy_special': (
+        'scipy.special:beta', 'scipy.special:betainc', 'scipy.special:betaincinv', 'scipy.special:betaln',
+        'scipy.special:entr', 'scipy.special:erf', 'scipy.special:erfc', 'scipy.special:erfcinv',
+        'scipy.special:erfcx', 'scipy.special:erfinv', 'scipy.special:expit', 'scipy.special:gamma',
+        'scipy.special:gammainc', 'scipy.special:gammaincc', 'scipy.special:gammainccinv',
+        'scipy.special:gammaincinv', 'scipy.special:gammaln', 'scipy.special:gammasgn', 'scipy.special:i0',
+        'scipy.special:i0e', 'scipy.special:i1', 'scipy.special:i1e', 'scipy.special:iv', 'scipy.special:ive',
+        'scipy.special:j0', 'scipy.special:j1', 'scipy.special:jv', 'scipy.special:k0', 'scipy.special:k0e',
+        'scipy.special:k1', 'scipy.special:k1e', 'scipy.special:kl_div', 'scipy.special:kv',
+        'scipy.special:kve', 'scipy.special:log_expit', 'scipy.special:log_ndtr', 'scipy.special:log_softmax',
+        'scipy.special:loggamma', 'scipy.special:logit', 'scipy.special:logsumexp',
+        'scipy.special:multigammaln', 'scipy.special:ndtr', 'scipy.special:ndtri', 'scipy.special:polygamma',
+        'scipy.special:psi', 'scipy.special:rel_entr', 'scipy.special:rgamma', 'scipy.special:softmax',
+        'scipy.special:stdtr', 'scipy.special:stdtrit', 'scipy.special:xlog1py', 'scipy.special:xlogy',
+        'scipy.special:y0', 'scipy.special:y1', 'scipy.special:yn', 'scipy.special:yv', 'scipy.special:zeta',
+    ),
     'selecting': (
         'numpy.lib.stride_tricks:sliding_window_view', 'numpy:choose', 'numpy:compress', 'numpy:delete',
         'numpy:ediff1d', 'numpy:extract', 'numpy:full_like', 'numpy:geomspace', 'numpy:logspace',

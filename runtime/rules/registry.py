@@ -142,8 +142,11 @@ FAMILIES = ("support", "arithmetic", "elementwise", "trig", "selection", "comple
             "reductions", "nanreductions", "statistics", "shape", "arrange", "joining", "products",
             "sorting", "selecting", "polynomials", "arrayapi", "emath", "calculus", "pymath",
             "pyspecial", "nondiff", "special", "nn", "conv", "linalg", "fft", "gather", "containers",
-            "tuples", "inplace", "adjoint_helpers")
+            "tuples", "inplace", "adjoint_helpers", "scipy_special", "scipy_signal", "scipy_linalg")
 """Every module of this package that registers rules (``load_all`` imports them in this order)."""
+
+NEEDS = {"scipy_special": "scipy", "scipy_signal": "scipy", "scipy_linalg": "scipy"}
+"""Families that need an optional package (an extra): ``load_all`` skips them when it is missing."""
 
 REGISTERED_IN = {}
 """primitive callable -> the module whose ``define`` / ``nondifferentiable`` registered it."""
@@ -153,7 +156,11 @@ def load_all():
     """Import every family, so ``RULES`` holds every rule (for code that enumerates them: the
     primitives table, the registry tests).  Lookups do not need it."""
     for family in FAMILIES:
-        importlib.import_module(f"{__package__}.{family}")
+        try:
+            importlib.import_module(f"{__package__}.{family}")
+        except ImportError as e:
+            if family not in NEEDS or (e.name or "").partition(".")[0] != NEEDS[family]:
+                raise
 
 
 def _registrar():
@@ -178,23 +185,25 @@ def _family_of(fn):
     global _UNRESOLVED
     if _UNRESOLVED is None:
         from .index import CALLABLES as index
-        _UNRESOLVED = {}
+        unresolved = {}
         for family, names in index.items():
             for qualified in names:
                 module, _, path = qualified.partition(":")
-                _UNRESOLVED.setdefault(module, {})[path] = f"{__package__}.{family}"
+                unresolved.setdefault(module, {})[path] = f"{__package__}.{family}"
+        _UNRESOLVED = unresolved        # (whole, for other threads)
     try:
         family = _FOUND.get(fn)
     except TypeError:
         return None
     if family is None and _UNRESOLVED:
-        for module in [m for m in _UNRESOLVED if m in sys.modules]:
-            for path, fam in _UNRESOLVED.pop(module).items():
+        for module in [m for m in list(_UNRESOLVED) if m in sys.modules]:
+            for path, fam in _UNRESOLVED.get(module, {}).items():
                 obj = sys.modules[module]
                 for part in path.split("."):
                     obj = getattr(obj, part, None)
                 if obj is not None:
                     _FOUND[obj] = fam
+            _UNRESOLVED.pop(module, None)   # (after its callables are found: other threads look meanwhile)
         family = _FOUND.get(fn)
     return family
 
@@ -257,13 +266,24 @@ def add_alias_hook(hook):
 def _name_of(fn):
     mod = getattr(fn, "__module__", None) or ""
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+    if type(fn).__name__ == "ufunc" and _scipy_ufunc(fn):
+        return "scipy.special." + fn.__name__
     if mod.startswith("numpy") or type(fn).__name__ == "ufunc":
         sub = next((public for private, public in _NUMPY_SUBMODULES
                     if mod == "numpy." + private or mod.startswith(f"numpy.{private}.")), None)
         return ("np." if sub is None else f"np.{sub}.") + getattr(fn, "__name__", name)
     if mod in ("math", "operator", "_operator", "builtins"):
         return f"{mod.lstrip('_')}.{name}"
+    if mod.startswith("scipy."):
+        return f"scipy.{mod.split('.')[1]}.{name}"
     return name
+
+
+def _scipy_ufunc(fn):
+    """Is ``fn`` one of scipy.special's ufuncs (which have no ``__module__`` to say so)?"""
+    special = sys.modules.get("scipy.special")
+    return special is not None and getattr(special, fn.__name__, None) is fn \
+        and getattr(sys.modules["numpy"], fn.__name__, None) is not fn
 
 
 _NUMPY_SUBMODULES = (("linalg", "linalg"), ("fft", "fft"), ("random", "random"), ("polynomial", "polynomial"),

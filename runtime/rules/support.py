@@ -39,6 +39,8 @@ def unbroadcast(g, x):
     if isinstance(g, Grads) and isinstance(x, (list, tuple, dict)) and \
             (isinstance(x, dict) or g.length is None or g.length == len(x)):
         return g        # g is the cotangent of the container x itself (a slot holding x)
+    if _read_as_array(g, x):
+        return g        # numpy read the list x as an array (np.sin(x) * x)
     # a cotangent of a longer container: x was concatenated (`lst + [v]`), refused below
     if isinstance(g, (dict, list, tuple)) or isinstance(x, (dict, list, tuple)):
         raise TypeError(CONTAINER_ARITHMETIC)   # `lst + [v]`, `t * 2` on a Python list or tuple
@@ -58,6 +60,18 @@ def _sum_to(g, gshape, xshape):
     if axes:
         g = np.sum(g, axis=axes)
     return np.reshape(g, xshape)
+
+
+def _read_as_array(g, x):
+    """Is ``g`` a numeric array of exactly the shape numpy reads the list or tuple ``x`` as?
+    Then ``x`` met an array in a numpy operation, which read it as an array; a concatenation
+    or repetition that kept the shape (``l + []``, ``l * 1``) has the same cotangent."""
+    if not (isinstance(x, (list, tuple)) and type(g) is np.ndarray and g.dtype.kind in "fc"):
+        return False
+    try:
+        return np.shape(x) == g.shape
+    except ValueError:           # a ragged list: no array shape
+        return False
 
 
 def _complex_onto_real(g, x):

@@ -8,15 +8,18 @@ Every result is compared with the single-process gradient of the same loss on th
 import importlib.util
 import os
 
-import dask
-import dask.array as da
 import numpy as np
 import pytest
-from distributed import Client, LocalCluster
 
-from tests.distributed import losses
-from tests.fd import numeric_grad
-from transpiler import differentiate, distributed, value_and_grad
+dask = pytest.importorskip("dask")      # the [distributed] extra (CI installs every extra: nothing skips there)
+pytest.importorskip("distributed")
+
+import dask.array as da  # noqa: E402
+from distributed import Client, LocalCluster  # noqa: E402
+
+from tests.distributed import losses  # noqa: E402
+from tests.fd import numeric_grad  # noqa: E402
+from transpiler import differentiate, distributed, value_and_grad  # noqa: E402
 
 ADJOIN = ("transpiler", "runtime", "astor")
 

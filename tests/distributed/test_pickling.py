@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -64,6 +65,7 @@ RECEIVER = textwrap.dedent('''
 
 
 def test_main_and_notebook_functions_pickle_to_another_process(tmp_path):
+    pytest.importorskip("cloudpickle")      # in the [test] extra; the sending script pickles with it
     script_dir = tmp_path / "sender"
     script_dir.mkdir()
     (script_dir / "train.py").write_text(SENDER)

@@ -9,7 +9,7 @@ import pytest
 
 import runtime as tf
 from transpiler import differentiate
-from transpiler import interop
+from transpiler.bridge import tape_call
 
 
 def close(a, b, rtol=1e-5, atol=1e-6):
@@ -380,7 +380,7 @@ def test_cache_reused_per_structure():
         with tf.GradientTape() as tape:
             y = layer(x, w)
         tape.gradient(y, w)
-    entries = interop._CACHE[layer._t]
+    entries = tape_call._CACHE[layer._t]
     assert len(entries) == 1
 
 
@@ -393,7 +393,7 @@ def test_first_order_backward_reuses_the_forward_and_higher_order_recomputes():
     x, w = tf.Variable(xv), tf.Variable(wv)
     with tf.GradientTape() as tape:
         sin_prod(x, w)                       # builds the recorded op's entry
-    entry = next(iter(interop._CACHE[sin_prod._t].values()))
+    entry = next(iter(tape_call._CACHE[sin_prod._t].values()))
     assert entry.pair is not None
     recomputed = []
     full = entry._recorded_gradient

@@ -7,8 +7,11 @@ list is an error, so no corpus can silently drop out of the checks.
 
 import importlib
 
-MODULES = ("test_functions", "test_control_flow", "test_calls", "test_classes", "test_structures",
-           "test_everyday", "test_effects")
+MODULES = ("test_functions", "frontend.control.test_control_flow", "frontend.control.test_match",
+           "frontend.calls.test_calls", "frontend.calls.test_lambdas", "frontend.calls.test_splatting",
+           "frontend.test_builtins", "frontend.test_statements", "frontend.objects.test_classes",
+           "frontend.objects.test_instances_and_records", "frontend.containers.test_structures",
+           "frontend.containers.test_lists_and_dicts", "frontend.effects.test_effects")
 LISTS = ("CASES", "SCALAR_CASES")
 
 
@@ -19,7 +22,7 @@ def _module(name):
 def _checked(name, case):
     if not (isinstance(case, tuple) and len(case) == 3 and callable(case[0])
             and isinstance(case[1], (tuple, list)) and isinstance(case[2], (int, str, tuple))):
-        raise AssertionError(f"tests/transpiler/{name}.py: a case is not (function, args, wrt): {case!r}")
+        raise AssertionError(f"tests/transpiler/{name.replace('.', '/')}.py: a case is not (function, args, wrt): {case!r}")
     return case
 
 
@@ -30,11 +33,11 @@ def cases():
         mod = _module(name)
         lists = [getattr(mod, attr) for attr in LISTS if hasattr(mod, attr)]
         if not lists or not any(lists):
-            raise AssertionError(f"tests/transpiler/{name}.py exists but has no CASES list for the "
+            raise AssertionError(f"tests/transpiler/{name.replace('.', '/')}.py exists but has no CASES list for the "
                                  "forward-mode and higher-order suites")
         for case in (c for lst in lists for c in lst):
             fn, args, wrt = _checked(name, case)
-            base = f"{name[5:]}.{fn.__name__}"
+            base = f"{name.rpartition('.')[2][5:]}.{fn.__name__}"      # (the file's name: ids stay put)
             seen[base] = seen.get(base, 0) + 1
             out.append((base if seen[base] == 1 else f"{base}-{seen[base]}", fn, tuple(args), wrt))
     return out

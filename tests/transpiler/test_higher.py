@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from tests.fd import assert_close, numeric_jvp, numeric_vjp
 from tests.transpiler import corpus as corpora
-from tests.transpiler import test_control_flow as flow
-from tests.transpiler import test_forward as fwd_tests
+from tests.transpiler.frontend.control import test_control_flow as flow
+from tests.transpiler.modes import test_forward as fwd_tests
 from tests.transpiler.test_random_programs import build, programs
 from transpiler import TranspileError, grad, hessian, hvp, jacobian, jvp
 

@@ -318,7 +318,7 @@ def tape_layer(x, w, b):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_interop_op_runs_the_variant_of_its_arguments(dtype):
     import runtime as tf
-    from transpiler import interop
+    from transpiler.bridge import tape_call
     rng = np.random.default_rng(5)
     x, w, b = rng.normal(size=(2, 3)), rng.normal(size=(3, 4)), rng.normal(size=4)
     xt, wt, bt = tf.constant(x.astype(dtype)), tf.Variable(w.astype(dtype)), tf.Variable(b.astype(dtype))
@@ -330,7 +330,7 @@ def test_interop_op_runs_the_variant_of_its_arguments(dtype):
     for i, g in enumerate(grads):
         assert g.numpy().dtype == dtype
         assert_close(g.numpy(), _fd_args(tape_layer._fn, (x, w, b), i), *tol, what=f"d/d arg {i}")
-    entries = [e for k, e in interop._CACHE[tape_layer._t].items() if "w:2f" in k[-1]]
+    entries = [e for k, e in tape_call._CACHE[tape_layer._t].items() if "w:2f" in k[-1]]
     assert entries and entries[0].pair is not None
     backward = _code(entries[0].pair.source)
     assert "@ w.T" in backward and "x.T @" in backward and "matmul_vjp" not in backward, backward

@@ -18,6 +18,7 @@ import numpy as np
 
 from runtime.rules import registry
 
+from ..core import annotations as anno
 from ..core.astutil import variable_names
 from ..core.callables import user_function
 from ..core.ir import push_parts, walk_assigns, walk_pushes
@@ -80,7 +81,7 @@ _names = variable_names      # (None, a constant or a call: no names)
 
 
 def _all_names(node):
-    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not getattr(n, "_static", False)]
+    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not anno.get(n, "static", False)]
 
 
 def _primitive(kind, fn, node, args, kwargs=None):
@@ -98,7 +99,7 @@ def _primitive(kind, fn, node, args, kwargs=None):
 
 def describe(value):
     """The Op computed by a core value node."""
-    if isinstance(value, ast.Constant) or getattr(value, "_static", False):
+    if isinstance(value, ast.Constant) or anno.get(value, "static", False):
         return Op("const", value)
     if isinstance(value, ast.Name):
         return Op("copy", value, args=[value])
@@ -108,26 +109,26 @@ def describe(value):
         return _primitive("prim", UNARYOPS[type(value.op)], value, [value.operand])
     if isinstance(value, ast.Compare):
         return Op("nondiff", value, CMPOPS[type(value.ops[0])], None, [value.left, value.comparators[0]])
-    if isinstance(value, ast.Call) and getattr(value, "_stack_pop", None):
-        return Op("pop", value, args=[ast.Name(value._stack_pop, ast.Load())])   # see stacks.py
+    if isinstance(value, ast.Call) and anno.get(value, "stack_pop"):
+        return Op("pop", value, args=[ast.Name(anno.get(value, "stack_pop"), ast.Load())])   # see stacks.py
     if isinstance(value, ast.Call):
-        fn = getattr(value, "_prim", None)
+        fn = anno.get(value, "prim")
         kwargs = {k.arg: k.value for k in value.keywords}
         if fn is None:
             base = value.func.value if isinstance(value.func, ast.Attribute) else value.func
-            kind = "call" if getattr(value, "_method", None) or getattr(value, "_dynamic", False) else "unknown"
+            kind = "call" if anno.get(value, "method") or anno.get(value, "dynamic", False) else "unknown"
             return Op(kind, value, None, None, [base] + list(value.args), kwargs)
         return _primitive("prim", fn, value, value.args, kwargs)
     if isinstance(value, ast.Subscript):
         op = _primitive("prim", operator.getitem, value, [value.value, value.slice])
         return op
     if isinstance(value, ast.Attribute):
-        if value.attr in CONSTANT_ATTRS or getattr(value, "_stack_method", None):
+        if value.attr in CONSTANT_ATTRS or anno.get(value, "stack_method"):
             return Op("nondiff", value, None, None, [value.value])
         return Op("unknown", value, None, None, [value.value])
     if isinstance(value, (ast.Tuple, ast.List)):
         return Op("tuple", value, args=list(value.elts))
-    if getattr(value, "_opaque", False):
+    if anno.get(value, "opaque", False):
         return Op("unknown", value, None, None, [ast.Name(n, ast.Load()) for n in _all_names(value)])
     return Op("unknown", value)
 
@@ -215,7 +216,7 @@ def range_targets(body):
     out = set()
     for s in body:
         if isinstance(s, ast.For) and isinstance(s.target, ast.Name) \
-                and getattr(s.iter, "_prim", None) is range:
+                and anno.get(s.iter, "prim") is range:
             out.add(s.target.id)
         if isinstance(s, (ast.If, ast.For, ast.While)):
             out |= range_targets(s.body) | range_targets(s.orelse)

@@ -18,6 +18,7 @@ import ast
 
 import numpy as np
 
+from ..core import annotations as anno
 from ..core.astutil import copy_ast, walk
 
 __all__ = ["Available"]
@@ -92,7 +93,7 @@ class Available:
             if not (isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name)
                     and isinstance(s.value, ast.Call) and not s.value.keywords):
                 continue
-            fn = getattr(s.value, "_prim", None)
+            fn = anno.get(s.value, "prim")
             target = s.targets[0].id
             if fn is None or not _pure(fn) or count.get(target) != 1 \
                     or not all(isinstance(a, (ast.Name, ast.Constant)) for a in s.value.args):
@@ -169,7 +170,7 @@ def recomputable(primal, needed, scalars):
         for n in walk(s):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 count[n.id] = count.get(n.id, 0) + 1
-                if not getattr(s, "_backedge", False):
+                if not anno.get(s, "backedge", False):
                     where[n.id] = k       # (a back edge rebinds after the pushes: not a change)
     saved = set(needed)
     recompute = []

@@ -9,6 +9,7 @@ import os
 
 import runtime.rules
 
+from ..core import annotations as anno
 from ..core.ir import walk_assigns
 from .activity import CMPOPS, _flows, analyze
 
@@ -54,15 +55,15 @@ def _first_cut(core, info):
         if op is None:
             continue
         if any(name in info.active and not _flows(op, i) for i, name in op.operands()):
-            src = getattr(s, "_src", None) or s
+            src = anno.get(s, "src") or s
             cuts.append((getattr(src, "lineno", 0), _what(op, src)))
     return min(cuts, key=lambda c: c[0]) if cuts else None
 
 
 def _what(op, src):
     fn = op.fn
-    if getattr(op.node, "_user_text", None):
-        return f"`{op.node._user_text}`"
+    if anno.get(op.node, "user_text"):
+        return f"`{anno.get(op.node, 'user_text')}`"
     if fn in _CMP:
         used = "a condition" if isinstance(src, (ast.If, ast.While)) else "a value"
         return f"a comparison (used as {used})"

@@ -12,6 +12,7 @@ import ast
 import builtins
 import inspect
 import linecache
+import math
 import weakref
 import re
 import sys
@@ -21,40 +22,54 @@ import warnings
 
 import numpy as np
 
+from ..core import annotations as anno
 from ..core.astutil import collect, statements
 from ..core.errors import TranspileError
 from ..core.ir import COMMENT
 
-try:
-    with warnings.catch_warnings():       # astor 0.8 touches ast.Num on import (3.12+)
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import astor
-except ImportError:  # pragma: no cover - astor is a dependency, but degrade gracefully
-    astor = None
+__all__ = ["to_source", "compile_function", "origin", "module_source", "standalone_module"]
 
-__all__ = ["to_source", "compile_function", "module_source", "standalone_module"]
+_PRINTER = []       # [astor's printing function, or None without astor]: made on first use
 
 
-if astor is not None:
-    class _Generator(astor.code_gen.SourceGenerator):
-        """astor's printer with its visitor method found once per node class (astor builds the
-        method's name and looks it up for every node: a tenth of printing a generated function)."""
+def _printer():
+    """astor's printer with its visitor method found once per node class (astor builds the
+    method's name and looks it up for every node: a tenth of printing a generated function).
+    Imported when code is first printed: ``import transpiler`` need not pay for astor."""
+    if not _PRINTER:
+        try:
+            with warnings.catch_warnings():       # astor 0.8 touches ast.Num on import (3.12+)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                import astor
+        except ImportError:  # pragma: no cover - astor is a dependency, but degrade gracefully
+            _PRINTER.append(None)
+            return None
 
-        _visitors = {}
+        class _Generator(astor.code_gen.SourceGenerator):
+            _visitors = {}
 
-        def visit(self, node):
-            cls = node.__class__
-            method = self._visitors.get(cls)
-            if method is None:
-                method = getattr(type(self), "visit_" + cls.__name__, None)
+            def visit(self, node):
+                cls = node.__class__
+                method = self._visitors.get(cls)
                 if method is None:
-                    raise AttributeError(f"No defined handler for node of type {cls.__name__}")
-                self._visitors[cls] = method
-            return method(self, node)
+                    method = getattr(type(self), "visit_" + cls.__name__, None)
+                    if method is None:
+                        raise AttributeError(f"No defined handler for node of type {cls.__name__}")
+                    self._visitors[cls] = method
+                return method(self, node)
+
+        def print_with_astor(node):
+            return astor.to_source(node, pretty_source="".join, source_generator_class=_Generator)
+
+        _PRINTER.append(print_with_astor)
+    return _PRINTER[0]
 
 
 def _astor(node):
-    return astor.to_source(node, pretty_source="".join, source_generator_class=_Generator)
+    printer = _printer()
+    if printer is None:
+        raise RuntimeError("astor is not installed")
+    return printer(node)
 
 
 def _comments(node):
@@ -78,15 +93,13 @@ def to_source(node):
         s.value = ast.Name(f"\0{k}", ast.Load())
     try:
         try:
-            if astor is None:
-                raise RuntimeError
             text = _astor(node)
         except Exception:
             text = _unparse_by_statement(node)
     finally:
         for (s, _), value in zip(comments, saved):
-            if hasattr(s.value, "_pp"):
-                value._pp = s.value._pp            # as astor leaves it
+            if anno.has(s.value, "pp"):
+                anno.put(value, "pp", anno.get(s.value, "pp"))            # as astor leaves it
             s.value = value
     lines = []
     for line in text.splitlines():
@@ -118,8 +131,6 @@ def _unparse_by_statement(node):
         body = []
         for s in node.body:
             try:
-                if astor is None:
-                    raise RuntimeError
                 body.append(_astor(s).rstrip("\n"))
             except Exception:
                 body.append(ast.unparse(s))
@@ -171,7 +182,21 @@ def compile_function(fn_node, source, ctx, free=None):
     exec(compile(wrapped, filename, "exec"), ctx.parsed.fn.__globals__, namespace)
     fn = namespace["__adjoin_bind__"](*[extra[n] for n in names])
     forget_source_with(fn, filename)
+    parsed = ctx.parsed            # (its lines and place, not the Parsed: that holds the user's objects)
+    _ORIGINS[filename] = (fn_node, source, types.SimpleNamespace(
+        filename=parsed.filename, lines=parsed.lines, name=parsed.name, node=types.SimpleNamespace(lineno=parsed.node.lineno)))
+    weakref.finalize(fn, _ORIGINS.pop, filename, None)
     return fn
+
+
+_ORIGINS = {}       # file name of generated code -> (its AST, its text, where its user function is)
+
+
+def origin(filename):
+    """``(AST, text, where)`` of the generated code compiled under ``filename`` (while its function
+    lives), else None: how an error in generated code finds the user's line.  ``where`` has the
+    user function's ``filename``, ``lines`` (number -> text), ``name`` and ``node.lineno``."""
+    return _ORIGINS.get(filename)
 
 
 def forget_source_with(fn, filename):
@@ -226,6 +251,32 @@ def _helper_source(obj, name):
     return node, raw
 
 
+def _writable(obj):
+    """Can ``_literal`` write ``obj`` (numbers, strings, None, and tuples of them)?"""
+    if isinstance(obj, tuple):
+        return all(_writable(v) for v in obj)
+    return isinstance(obj, (int, float, complex, str, bytes, bool, type(None)))
+
+
+def _literal(obj):
+    """Python source for a constant, also where ``repr`` is not source: ``inf`` and ``nan``
+    (``float('inf')``) and numpy's scalars (``np.float64(1.5)`` is written ``1.5``)."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, (str, bytes)):
+        return repr(obj)
+    if isinstance(obj, int):
+        return repr(int(obj))
+    if isinstance(obj, float):
+        value = float(obj)
+        return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
+    if isinstance(obj, complex):
+        return f"complex({_literal(obj.real)}, {_literal(obj.imag)})"
+    if isinstance(obj, list):
+        return "[" + ", ".join(_literal(v) for v in obj) + "]"
+    if isinstance(obj, tuple):
+        return "(" + "".join(_literal(v) + ", " for v in obj) + ")"
+    return repr(obj)
+
+
 def standalone_module(generated, extra=None):
     """A module text defining the gradient function(s), needing only numpy at run time.
 
@@ -248,7 +299,7 @@ def standalone_module(generated, extra=None):
             callee(name, obj)
             return
         mod = getattr(obj, "__module__", "") or ""
-        if (mod.startswith("runtime.") or mod == "transpiler.frontend.primal_helpers") and callable(obj):
+        if (mod.startswith("runtime.") or mod == "transpiler.frontend.calls.primal_helpers") and callable(obj):
             node, raw = _helper_source(obj, name)
             owner = getattr(raw, "__globals__", None) or vars(sys.modules[raw.__module__])
             for dep in free_names(node):
@@ -260,12 +311,16 @@ def standalone_module(generated, extra=None):
             return
         if mod.startswith("transpiler"):
             raise _needs_adjoin(gen, name)
-        if isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple)):
-            constants.append(f"{name} = {obj!r}")
-            return
-        if isinstance(obj, np.ndarray) and obj.size <= 10000:
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
             imports.append("import numpy")
-            constants.append(f"{name} = numpy.array({obj.tolist()!r}, dtype=numpy.{obj.dtype.name})")
+            constants.append(f"{name} = numpy.{obj.dtype.name}({_literal(obj.item())})")
+            return
+        if isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple)) and _writable(obj):
+            constants.append(f"{name} = {_literal(obj)}")
+            return
+        if isinstance(obj, np.ndarray) and obj.size <= 10000 and obj.dtype.kind in "biufc":
+            imports.append("import numpy")
+            constants.append(f"{name} = numpy.array({_literal(obj.tolist())}, dtype=numpy.{obj.dtype.name})")
             return
         if isinstance(obj, (np.ufunc, types.BuiltinFunctionType)) or mod.startswith("numpy"):
             imports.append(_import_line(name, obj))

@@ -16,6 +16,7 @@ from runtime.rules import registry
 
 from . import inline, peephole, release, shapes
 from .index import NodeIndex
+from ..core import annotations as anno
 from ..core.astutil import fix_locations, walk
 from ..core.ir import COMMENT
 
@@ -262,8 +263,8 @@ def _dce(body, live, resolve, index):
             # statement's lists are the ones the copy propagations made already)
             value = s if len(s.targets) == 1 else s.value
             if name not in live and _pure(value, resolve, index) \
-                    and not getattr(getattr(s, "_src", None), "_guarded", False) \
-                    and not getattr(s, "_adjoin_checks", False):   # may raise: try; shapes.py relies on it
+                    and not anno.get(anno.get(s, "src"), "guarded", False) \
+                    and not anno.get(s, "checks", False):   # may raise: try; shapes.py relies on it
                 continue
             live.discard(name)
             live.update(index.reads(value))
@@ -276,7 +277,6 @@ def _dce(body, live, resolve, index):
             if all(isinstance(x, ast.Pass) for x in s.body + s.orelse):
                 continue
             live = a | b | index.reads(s.test)
-            s.live_in = set(live)
             keep.append(s)
         elif isinstance(s, (ast.For, ast.While)):
             # conservatively, whatever the loop reads anywhere is live at the end of its body
@@ -338,9 +338,9 @@ def optimize(fn, ctx, names=None):
     a list that receives the result's ``Name`` nodes (``fix_locations``)."""
     resolve = ctx.resolve
     fn = _Fold(resolve).visit(fn)
-    arrays = getattr(ctx, "arrays", None)       # a variant specialised on the arguments' ndim
+    arrays = ctx.arrays       # a variant specialised on the arguments' ndim
     if arrays:
-        shapes.specialise(fn, ctx, arrays, getattr(ctx, "shapes_from", ()), getattr(ctx, "scalar_seed", None))
+        shapes.specialise(fn, ctx, arrays, ctx.shapes_from, ctx.scalar_seed)
     index = NodeIndex()          # built by tidy, kept by the passes up to dead code elimination
     peephole.tidy(fn, resolve, index)
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
@@ -351,7 +351,7 @@ def optimize(fn, ctx, names=None):
     fn.body = _tidy_comments(fn.body)
     fn.body = _as_ifexp(fn.body)
     if arrays:
-        if not getattr(ctx, "handlers", None):       # a handler's try must see the same errors
+        if not ctx.handlers:       # a handler's try must see the same errors
             inline.inline_temporaries(fn, resolve)
         if any(a[2] for a in arrays.values()):       # floats: the free list
             release.release_dead(fn)

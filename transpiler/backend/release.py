@@ -16,6 +16,8 @@ later) or a call of ``locals``/``vars``/``eval``/``exec``.
 
 import ast
 
+from ..core import annotations as anno
+
 __all__ = ["release_dead", "without_releases"]
 
 _NESTED = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp, ast.SetComp,
@@ -52,7 +54,7 @@ def release_dead(fn):
         out.append(s)
         if i in dead:
             release = ast.copy_location(ast.Delete([ast.Name(n, ast.Del()) for n in sorted(dead[i])]), s)
-            release._adjoin_release = True
+            anno.put(release, "release", True)
             out.append(release)
     fn.body = out
     return fn
@@ -61,5 +63,5 @@ def release_dead(fn):
 def without_releases(fn):
     """FunctionDef ``fn`` without the ``del`` lines ``release_dead`` added (in place): numba
     compiles no ``del`` (jit.py)."""
-    fn.body = [s for s in fn.body if not getattr(s, "_adjoin_release", False)]
+    fn.body = [s for s in fn.body if not anno.get(s, "release", False)]
     return fn

@@ -44,6 +44,7 @@ from runtime.rules.arithmetic import matmul_vjp_a, matmul_vjp_b
 from runtime.rules.reductions import tie_mask
 from runtime.rules.support import expand_reduced, unbroadcast
 
+from ..core import annotations as anno
 from ..core.astutil import copy_ast
 
 __all__ = ["specialise"]
@@ -174,12 +175,12 @@ class _Shapes:
 
     def statement(self, s):
         """Read top-level statement ``s``; one whose operations proved two lengths equal is
-        marked ``_adjoin_checks``: later code relies on it, so it must run (optimize's dead code
+        annotated ``checks``: later code relies on it, so it must run (optimize's dead code
         elimination keeps it even when its value is not needed)."""
         del self.checks[:]
         self._statement(s)
         if self.checks:
-            s._adjoin_checks = True
+            anno.put(s, "checks", True)
 
     def _statement(self, s):
         scoped = any(isinstance(n, _SCOPES) for n in ast.walk(s))   # names of its own: not read

@@ -17,7 +17,7 @@ import warnings
 
 from runtime.rules import support
 
-from ..core.astutil import copy_ast
+from ..core.astutil import as_value, copy_ast
 
 __all__ = ["Template", "template", "instantiate"]
 
@@ -134,19 +134,6 @@ class _Subst:
         if value is None:
             return copy_ast(node)
         return ast.copy_location(self.ctx.ref(value, node.id), node)
-
-
-def as_value(index):
-    """An index expression (``:, 0``) as an ordinary value (``(slice(None), 0)``)."""
-    if isinstance(index, ast.Slice):
-        none = ast.Constant(None)
-        parts = [index.lower or none, index.upper or none] + ([index.step] if index.step else [])
-        if len(parts) == 2 and index.lower is None and index.upper is None:
-            parts = [none]
-        return ast.Call(ast.Name("slice", ast.Load()), parts, [])
-    if isinstance(index, ast.Tuple):
-        return ast.Tuple([as_value(e) for e in index.elts], ast.Load())
-    return index
 
 
 class _Dynamic(Exception):

@@ -10,7 +10,9 @@ are shared too: Python's own parser shares them.
 
 import ast
 
-__all__ = ["copy_ast", "walk", "collect", "statements", "fix_locations", "variable_names"]
+from . import annotations as anno
+
+__all__ = ["copy_ast", "walk", "collect", "statements", "fix_locations", "variable_names", "as_value"]
 
 
 def copy_ast(node, _AST=ast.AST, _list=list):
@@ -145,8 +147,21 @@ def fix_locations(node, names=None, _AST=ast.AST, _list=list, _Name=ast.Name):
 def variable_names(node):
     """The local names ``node`` reads: a name, or the names in a (nested) tuple or list literal;
     names the front end marked static (modules, constants) are not variables."""
-    if isinstance(node, ast.Name) and not getattr(node, "_static", False):
+    if isinstance(node, ast.Name) and not anno.get(node, "static", False):
         return [node.id]
     if isinstance(node, (ast.Tuple, ast.List)):
         return [n for e in node.elts for n in variable_names(e)]
     return []
+
+
+def as_value(index):
+    """An index expression (``:, 0``) as an ordinary value (``(slice(None), 0)``)."""
+    if isinstance(index, ast.Slice):
+        none = ast.Constant(None)
+        parts = [index.lower or none, index.upper or none] + ([index.step] if index.step else [])
+        if len(parts) == 2 and index.lower is None and index.upper is None:
+            parts = [none]
+        return ast.Call(ast.Name("slice", ast.Load()), parts, [])
+    if isinstance(index, ast.Tuple):
+        return ast.Tuple([as_value(e) for e in index.elts], ast.Load())
+    return index

@@ -12,7 +12,7 @@ imports upward.
 import types
 
 __all__ = ["user_function", "plain_function", "register_wrapper", "register_alias",
-           "register_transformer", "transformer"]
+           "register_transformer", "transformer", "register_tf_calls", "rewrite_tf_calls"]
 
 _WRAPPERS = []      # (class, unwrap): an instance of class -> unwrap(instance), checked first
 _ALIASES = []       # (object, function read in its place), compared by identity
@@ -38,6 +38,18 @@ def register_transformer(get):
 def transformer(fn):
     """The cache of generated code for ``fn``: ``transformer(fn).get(wrt, ...)``."""
     return _HOOKS["transformer"](fn)
+
+
+def register_tf_calls(rewrite):
+    """``rewrite(core, ctx)`` -> ``core`` with its runtime (``tf.*``) calls written as numpy code
+    (bridge/__init__.py registers it: the front end runs it after normalizing)."""
+    _HOOKS["tf_calls"] = rewrite
+
+
+def rewrite_tf_calls(core, ctx):
+    """``core`` with its ``tf.*`` calls written as numpy code, by the registered rewrite."""
+    rewrite = _HOOKS.get("tf_calls")
+    return core if rewrite is None else rewrite(core, ctx)
 
 
 def user_function(fn):

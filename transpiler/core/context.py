@@ -11,6 +11,7 @@ import builtins
 import keyword
 
 from .astutil import walk
+from .annotations import CONTEXT
 from .ir import MISSING
 
 __all__ = ["Namer", "Context"]
@@ -71,7 +72,12 @@ def _names(tree):
 
 
 class Context:
-    """One transformation: the parsed function, its namer, and the outside objects used."""
+    """One transformation: the parsed function, its namer, and the outside objects used.
+
+    Its fields are declared in core/annotations.CONTEXT (what each means, who sets and reads it);
+    no other can be set."""
+
+    __slots__ = tuple(CONTEXT)
 
     def __init__(self, parsed):
         self.parsed = parsed
@@ -80,7 +86,12 @@ class Context:
         self.user_names, self.user_stored = _names(parsed.node)
         self.namer = Namer(self.user_names)
         self.injected = {}     # name -> object the generated namespace must provide
-        self._by_id = {}       # id(object) -> name already given
+        self.by_id = {}        # id(object) -> name already given
+        self.handlers = []
+        self.memory_budget = None
+        self.arrays = None
+        self.shapes_from = ()
+        self.scalar_seed = None
 
     def error(self, message, node=None, hint=None):
         return self.parsed.error(message, node, hint)
@@ -100,8 +111,8 @@ class Context:
     def ref(self, obj, preferred):
         """A Name node that evaluates to ``obj`` in the generated function."""
         key = id(obj)
-        if key in self._by_id:
-            return ast.Name(self._by_id[key], ast.Load())
+        if key in self.by_id:
+            return ast.Name(self.by_id[key], ast.Load())
         scope = self.parsed.scope
         if preferred in self.user_names and scope.lookup(preferred) is obj:
             name = preferred                      # the user's own name for it
@@ -110,7 +121,7 @@ class Context:
         else:
             name = self.namer.claim(preferred)
             self.injected[name] = obj
-        self._by_id[key] = name
+        self.by_id[key] = name
         return ast.Name(name, ast.Load())
 
     def ref_attr(self, module, modname, attr):

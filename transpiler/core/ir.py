@@ -1,41 +1,42 @@
 """The core IR: what the front end produces and every later pass may rely on.
 
 A core function is an ``ast.FunctionDef`` (``normalize`` builds it; ``ast.unparse`` prints it)
-with the user's parameters and a body made only of these statements:
+with the user's parameters and a body made only of these statements.  Passes mark nodes with
+annotations (``anno.get(node, "prim")``), each declared in core/annotations.py; below, ``[prim]``
+names one.
 
 * ``name = value`` -- every name is assigned once outside loops (SSA: a reassigned user name
   gets a fresh version), and ``value`` is ONE operation on *atoms*.  Atoms are names,
   constants, and static references rooted at a global or closure name (``np.pi``: the node
-  has ``_static = True``).  A value is one of
+  has ``[static]``).  A value is one of
 
   - an atom (a copy);
   - ``a op b``, ``op a``, ``a < b`` (one comparison);
   - a call ``f(a, b, k=c)`` whose arguments are atoms or tuple/list literals of atoms.
-    ``call._prim`` is the resolved callable (a numpy function for ``x.sum()`` / ``x.T``, a
+    ``[prim]`` is the resolved callable (a numpy function for ``x.sum()`` / ``x.T``, a
     container primitive of ``runtime.rules.containers`` for a write such as ``x[i] = v``),
-    or ``None`` with ``call._method`` (a method of a local value, ``x.method(...)``) or
-    ``call._dynamic`` (a local callable: a parameter, a function passed in), or a stack
-    push/pop (``call._stack_push`` / ``call._stack_pop`` naming the stack, see below);
-  - ``a.attr`` (``_attr`` names the attribute), ``a[index]`` with an index made of atoms,
+    or ``None`` with ``[method]`` (a method of a local value, ``x.method(...)``) or
+    ``[dynamic]`` (a local callable: a parameter, a function passed in), or a stack
+    push/pop (``[stack_push]`` / ``[stack_pop]`` naming the stack, see below);
+  - ``a.attr`` (``[attr]`` names the attribute), ``a[index]`` with an index made of atoms,
     slices and tuples of them;
   - a tuple or list literal of atoms;
-  - an opaque expression evaluated as written (f-strings, sets: ``_opaque = True``), never
+  - an opaque expression evaluated as written (f-strings, sets: ``[opaque]``), never
     differentiable;
-  - ``s.append`` / ``s.pop`` bound to a name (``_stack_method`` names the stack ``s``).
+  - ``s.append`` / ``s.pop`` bound to a name (``[stack_method]`` names the stack ``s``).
 
 * ``if name: ... else: ...`` -- from ``if`` statements, conditional expressions,
   ``and``/``or`` and chained comparisons; the names a branch assigns are merged by an
   assignment at the end of each branch.
-* ``for name in range(atoms): ...`` (``iter._prim is range``) and ``while name: ...`` -- every
-  other loop is lowered to these.  ``loop._carried`` lists the names live across iterations;
+* ``for name in range(atoms): ...`` (the iterator's ``[prim]`` is ``range``) and ``while name: ...`` -- every
+  other loop is lowered to these.  The loop's ``[carried]`` lists the names live across iterations;
   each is assigned before the loop and again at the end of the body (those back-edge
-  assignments have ``_backedge = True``).  No ``break``/``continue``/early ``return``.
+  assignments have ``[backedge]``).  No ``break``/``continue``/early ``return``.
 * expression statements (calls kept for their effects, stack pushes ``push(t)``), ``assert``.
 * exactly one final ``return atom`` or ``return (atoms...)`` (nested tuples allowed).
 
-Every statement has ``_src``: the user's statement it came from (comments and errors).  The
-FunctionDef carries ``_tuples`` (tuple-literal variables -> their atoms) and
-``_stack_methods`` (bound push/pop names -> ``("push" | "pop", stack)``).
+Every statement has ``[src]``: the user's statement it came from (comments and errors).  The
+FunctionDef carries ``[stack_methods]`` (bound push/pop names -> ``("push" | "pop", stack)``).
 
 Stacks: generated gradients save values with ``push = stack.append`` / ``pop = stack.pop``;
 read back (``grad(grad(f))``) those become the marked calls above, queried with
@@ -47,15 +48,19 @@ The package's layers, lowest first; a module imports only from its own layer or 
 
     core       ir (this contract), context (fresh names, outside references), errors,
                callables (what is a user function; hooks the surface registers)
+    frontend   normalize and its constructs (source, control, calls, containers, objects,
+               effects): source -> core IR
     backend    templates (rule templates), optimize (clean-up), codegen (printing, compiling)
-    frontend   parsing, normalize and its constructs, sugar, structures, inline, tfcalls:
-               source -> core IR
     analysis   activity and other facts about the core IR
     modes      reverse, forward, split, stacks, calls, again: core IR -> derivative code
-    surface    api, higher, interop, tangent_compat, __main__ (the top-level modules)
+    bridge     to runtime's tape, loaded on first use: tape_call (a differentiated function
+               on tensors), tf_calls and tf_twins (tf.* calls written as numpy)
+    surface    api, higher, tangent_compat, __main__ (the top-level modules)
 """
 
 import ast
+
+from . import annotations as anno
 
 __all__ = ["MISSING", "COMMENT", "comment", "walk_assigns", "output_names", "push_parts", "walk_pushes",
            "popped_from", "method_of"]
@@ -106,7 +111,7 @@ def walk_pushes(body):
 def push_parts(s):
     """(stack name, pushed atom) for a push statement, else None."""
     if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
-        stack = getattr(s.value, "_stack_push", None)
+        stack = anno.get(s.value, "stack_push")
         if stack is not None:
             return stack, s.value.args[0]
     return None
@@ -114,9 +119,9 @@ def push_parts(s):
 
 def popped_from(s):
     """The stack an assignment ``x = pop()`` pops from, else None."""
-    return getattr(s.value, "_stack_pop", None) if isinstance(s, ast.Assign) else None
+    return anno.get(s.value, "stack_pop") if isinstance(s, ast.Assign) else None
 
 
 def method_of(s):
     """The stack an assignment ``push = stack.append`` binds a method of, else None."""
-    return getattr(s.value, "_stack_method", None) if isinstance(s, ast.Assign) else None
+    return anno.get(s.value, "stack_method") if isinstance(s, ast.Assign) else None

@@ -1,7 +1,7 @@
 """The state of one normalization and the helpers every construct uses.
 
 ``Emitter`` holds the SSA versions of the user's names and the core statements emitted so
-far; the constructs (statements.py, loops.py, expressions.py, call_sites.py and the modules
+far; the constructs (statements.py, control/loops.py, expressions.py, calls/sites.py and the modules
 they call) build on ``emit``/``assign``/``expr``.  Together they make normalize.Normalizer.
 """
 
@@ -11,11 +11,12 @@ import numpy as np
 
 from runtime.rules.containers import append_at, setitem
 
+from ..core import annotations as anno
 from ..core.astutil import walk
 from ..core.errors import Unresolved
-from . import effects
-from . import stacks
-from . import structures
+from .effects import checks
+from . import gradient_stacks
+from .containers import writes
 
 __all__ = ["Emitter", "is_atom"]
 
@@ -31,25 +32,25 @@ _COPIES = {np.array} | ({np.astype} if hasattr(np, "astype") else set())
 
 def _view_base(value):
     """The local name whose array ``value`` may share (a copy, slice or view), else None."""
-    if isinstance(value, ast.Name) and not getattr(value, "_static", False) and not getattr(value, "_fresh", False):
+    if isinstance(value, ast.Name) and not anno.get(value, "static", False) and not anno.get(value, "fresh", False):
         return value.id
     if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
         return value.value.id
-    if isinstance(value, ast.Call) and getattr(value, "_prim", None) in _VIEWS and value.args \
+    if isinstance(value, ast.Call) and anno.get(value, "prim") in _VIEWS and value.args \
             and isinstance(value.args[0], ast.Name):
         return value.args[0].id
-    if isinstance(value, ast.Call) and getattr(value, "_prim", 0) in _COPIES and value.args \
+    if isinstance(value, ast.Call) and anno.get(value, "prim", 0) in _COPIES and value.args \
             and isinstance(value.args[0], ast.Name) and any(k.arg == "copy" for k in value.keywords):
         return value.args[0].id      # np.array(x, copy=False), x.astype(t, copy=False) may be x itself
-    if isinstance(value, ast.Call) and getattr(value, "_method", None) and isinstance(value.func, ast.Attribute) \
+    if isinstance(value, ast.Call) and anno.get(value, "method") and isinstance(value.func, ast.Attribute) \
             and isinstance(value.func.value, ast.Name):
         return value.func.value.id   # x.view(), x.getfield(...): any method may return a view or x itself
-    if getattr(value, "_attr", None) and isinstance(value.value, ast.Name):
+    if anno.get(value, "attr") and isinstance(value.value, ast.Name):
         return value.value.id        # x.real, x.imag, x.flat, o.items: a view, or an object o holds
     if isinstance(value, ast.Call) and value.args is not None:
-        for a in effects.returned_arguments(getattr(value, "_prim", None), value.args, value.keywords):
+        for a in checks.returned_arguments(anno.get(value, "prim"), value.args, value.keywords):
             for n in walk(a):    # (a list passed by name reaches here as its literal)
-                if isinstance(n, ast.Name) and not getattr(n, "_static", False):
+                if isinstance(n, ast.Name) and not anno.get(n, "static", False):
                     return n.id      # m = ident(l): a function of yours that may return l itself
     return None   # evaluated as-is; never differentiable
 
@@ -59,7 +60,7 @@ def _fresh(value):
     does not let the view outlive the statement."""
     if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Constant)):
         return True
-    prim = getattr(value, "_prim", None) if isinstance(value, ast.Call) else None
+    prim = anno.get(value, "prim") if isinstance(value, ast.Call) else None
     return isinstance(prim, np.ufunc) or prim in _NEW_ARRAYS or prim is setitem and len(value.args) == 3
 
 
@@ -68,7 +69,7 @@ _NEW_ARRAYS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin, np.st
 
 
 def is_atom(node):
-    return isinstance(node, (ast.Name, ast.Constant)) or getattr(node, "_static", False)
+    return isinstance(node, (ast.Name, ast.Constant)) or anno.get(node, "static", False)
 
 
 class Emitter:
@@ -99,7 +100,7 @@ class Emitter:
     def emit(self, stmt, loc=None):
         if not isinstance(stmt, ast.Assign):       # a loop, return, ...: any view it reads escapes
             self.escape_views(stmt)
-        stmt._src = self.src
+        anno.put(stmt, "src", self.src)
         ast.copy_location(stmt, loc if loc is not None else self.src)
         self.out.append(stmt)
         return stmt
@@ -120,11 +121,11 @@ class Emitter:
         if base is not None:
             # an element read (t = x[i]) may be a view of a row of x: x[j] = ... keeps t's value
             # (as Python does for a 1-d x), but `x += ...` changing the whole x is refused below
-            if structures.element_read(value):
+            if writes.element_read(value):
                 self.escape_views(value)
                 self.shared.add(name)
                 self.read_into.add(base)
-            elif name in self.ctx.namer.temps and not structures.element_read(value):
+            elif name in self.ctx.namer.temps and not writes.element_read(value):
                 # `y[1:] = y[:-1] * 2.0`: the view y[:-1] only feeds the arithmetic, so y is not
                 # shared unless the view is kept (named, stored, passed on: escape_views)
                 self.shared.add(name)
@@ -132,24 +133,24 @@ class Emitter:
             else:
                 self.escape_views(value)
                 self.shared.update((name, base))
-        if isinstance(value, ast.Dict) or isinstance(value, ast.Call) and getattr(value, "_prim", None) is setitem \
+        if isinstance(value, ast.Dict) or isinstance(value, ast.Call) and anno.get(value, "prim") is setitem \
                 and isinstance(value.args[0], ast.Name) and value.args[0].id in self.dicts \
                 or isinstance(value, ast.Name) and value.id in self.dicts:
             self.dicts.add(name)         # built as a dict here: `for k in d` iterates its keys
-        if isinstance(value, ast.List) or isinstance(value, ast.Call) and getattr(value, "_prim", None) in (
+        if isinstance(value, ast.List) or isinstance(value, ast.Call) and anno.get(value, "prim") in (
                 setitem, append_at) and isinstance(value.args[0], ast.Name) and value.args[0].id in self.lists \
                 or isinstance(value, ast.Name) and value.id in self.lists:
             self.lists.add(name)         # a list: `.copy()` copies the list, not into an array
-        if getattr(value, "_element", False):
+        if anno.get(value, "element", False):
             self.shared.add(name)        # r = grid[0]: r is the inner list of grid, not a copy
-        if isinstance(value, ast.Call) and getattr(value, "_prim", None) in (setitem, append_at) \
-                and isinstance(value.args[2], ast.Name) and not getattr(value.args[2], "_static", False):
+        if isinstance(value, ast.Call) and anno.get(value, "prim") in (setitem, append_at) \
+                and isinstance(value.args[2], ast.Name) and not anno.get(value.args[2], "static", False):
             self.shared.add(value.args[2].id)   # {"a": l}: the dict holds l itself
         if isinstance(value, (ast.Tuple, ast.List)):
             # an element of a tuple or list literal is that very object: a later write into it
             # (x[0] = ...) would show through the container too
-            self.shared.update(e.id for e in value.elts if isinstance(e, ast.Name) and not getattr(e, "_static", False))
-        stacks.note_assign(self, name, value)
+            self.shared.update(e.id for e in value.elts if isinstance(e, ast.Name) and not anno.get(e, "static", False))
+        gradient_stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
     def temp(self, value, loc):
@@ -177,12 +178,12 @@ class Emitter:
                              "or a branch here, which adjoin does not follow", loc,
                              "make it once before the loop or branch and change its attributes instead")
         s = ast.Assign([ast.Name(name, ast.Store())], value)
-        s._src = self.src
+        anno.put(s, "src", self.src)
         return ast.copy_location(s, loc)
 
     def atom_name(self, atom, loc):
         """``atom`` as a local name (constants and globals get a temporary)."""
-        if isinstance(atom, ast.Name) and not getattr(atom, "_static", False):
+        if isinstance(atom, ast.Name) and not anno.get(atom, "static", False):
             return atom
         name = self.ctx.namer.temp()
         self.assign(name, atom, loc)
@@ -215,7 +216,7 @@ class Emitter:
         """Normalize ``node`` to an atom, emitting statements for its parts."""
         value = self.value(node)
         if is_atom(value) or not isinstance(value, ast.AST):
-            return value                 # (or an object made in the function: objects.py)
+            return value                 # (or an object made in the function: objects/instances.py)
         return self.temp(value, node)
 
     def static(self, node):

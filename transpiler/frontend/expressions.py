@@ -2,7 +2,8 @@
 
 Operators, comparisons (chained ones short-circuit), ``and``/``or`` and conditional
 expressions (as core ``if``), attribute reads, subscripts and index expressions, tuple and
-list literals; calls are call_sites.py's, comprehensions and dict literals structures.py's.
+list literals; calls are calls/sites.py's, comprehensions and dict literals
+containers/writes.py's.
 """
 
 import ast
@@ -10,12 +11,13 @@ import copy
 
 import numpy as np
 
+from ..core import annotations as anno
 from ..core.astutil import walk
 from ..core.errors import Unresolved
 from ..core.ir import MISSING
-from . import inline
-from . import objects
-from . import structures
+from .calls import nested
+from .objects import instances
+from .containers import writes
 
 __all__ = ["Expressions"]
 
@@ -25,7 +27,7 @@ _UNSUPPORTED_EXPR = {
                  "called, or passed to `map`, `filter`, `sorted`, `max`, `min` or to a plain function "
                  "defined in this module (without a closure)",
                  "define a module-level function for it and call that function directly"),
-    ast.SetComp: structures.SET_COMPREHENSION,
+    ast.SetComp: writes.SET_COMPREHENSION,
     ast.NamedExpr: ("assignment expressions (:=) are not supported", "use a separate assignment"),
     ast.Await: ("await is not supported", "differentiate a synchronous function"),
     ast.Yield: ("generators (`yield`) cannot be differentiated", "return a value (or a list of values) "
@@ -51,20 +53,20 @@ class Expressions:
         if isinstance(node, ast.Constant):
             return loc(ast.Constant(node.value))
         if isinstance(node, ast.Name):
-            if inline.is_local_function(self, node.id):
+            if nested.is_local_function(self, node.id):
                 raise self.error(f"the nested function {node.id} is used as a value", node,
                                  f"define {node.id} at module level to pass it around")
             if node.id in self.version:
-                if isinstance(self.version[node.id], (objects.Instance, objects.ClassRef)):
-                    if isinstance(self.version[node.id], objects.ClassRef):
+                if isinstance(self.version[node.id], (instances.Instance, instances.ClassRef)):
+                    if isinstance(self.version[node.id], instances.ClassRef):
                         raise self.error("`cls` of an inlined classmethod is used here as a value", node,
                                          "call it (cls(...)) or one of its methods")
-                    raise objects.escape_error(self, node, self.version[node.id])
+                    raise instances.escape_error(self, node, self.version[node.id])
                 return loc(ast.Name(self.version[node.id], ast.Load()))
             if self.scope.lookup(node.id) is MISSING:
                 raise Unresolved(node.id, node)
             new = loc(ast.Name(node.id, ast.Load()))
-            new._static = True
+            anno.put(new, "static", True)
             return new
         if isinstance(node, ast.BinOp):
             return loc(ast.BinOp(self.expr(node.left), node.op, self.expr(node.right)))
@@ -92,28 +94,28 @@ class Expressions:
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.Attribute):
-            if isinstance(node.value, ast.Name) and isinstance(self.version.get(node.value.id), objects.Instance):
-                return objects.attribute(self, node, self.version[node.value.id])
-            sup = objects.super_of(self, node.value)
-            if sup is not None and isinstance(sup[0], objects.Instance):
-                return objects.attribute(self, node, sup[0], after=sup[1])
+            if isinstance(node.value, ast.Name) and isinstance(self.version.get(node.value.id), instances.Instance):
+                return instances.attribute(self, node, self.version[node.value.id])
+            sup = instances.super_of(self, node.value)
+            if sup is not None and isinstance(sup[0], instances.Instance):
+                return instances.attribute(self, node, sup[0], after=sup[1])
             if self.static(node):
                 self.resolve(node)
                 new = loc(ast.Attribute(self.value(node.value), node.attr, ast.Load()))
-                new._static = True
+                anno.put(new, "static", True)
                 return new
             base = self.expr(node.value)
             if node.attr == "T":
                 return self.numpy_call(np.transpose, "transpose", [base], [], node)
             new = loc(ast.Attribute(base, node.attr, ast.Load()))
-            new._attr = node.attr
+            anno.put(new, "attr", node.attr)
             return new
         if isinstance(node, ast.Subscript):
             if self.static(node.value) and any(self.resolve(node.value) is c for c in (np.r_, np.c_)):
                 return self.index_concatenation(node)       # (by identity: `array == np.r_` loops)
             base = self.expr(node.value)
             index = self.index(node.slice)
-            item = inline.kwarg_item(self, base, index)
+            item = nested.kwarg_item(self, base, index)
             if item is not None:
                 return item
             if isinstance(base, ast.Name) and base.id in self.tuples and isinstance(index, ast.Constant) \
@@ -123,7 +125,7 @@ class Expressions:
                     elt = elts[index.value]
                     if isinstance(elt, (ast.List, ast.Tuple)):
                         elt = copy.copy(elt)
-                        elt._element = True     # the inner list itself: a name for it is an alias
+                        anno.put(elt, "element", True)     # the inner list itself: a name for it is an alias
                     return elt
             return loc(ast.Subscript(base, index, ast.Load()))
         if isinstance(node, (ast.Tuple, ast.List)):
@@ -133,12 +135,12 @@ class Expressions:
             # then flows through its own assignment
             return loc(type(node)([self.expr(e) for e in node.elts], ast.Load()))
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
-            return structures.comprehension(self, node)
+            return writes.comprehension(self, node)
         if isinstance(node, ast.Dict):
-            return structures.dict_literal(self, node)
+            return writes.dict_literal(self, node)
         if isinstance(node, _OPAQUE):
             new = self.rename_loads(node)
-            new._opaque = True
+            anno.put(new, "opaque", True)
             return new
         if isinstance(node, ast.Slice):
             raise self.error("a slice outside of an index", node, "use slice(...) explicitly")

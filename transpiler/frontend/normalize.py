@@ -2,21 +2,23 @@
 
 Every reassigned user name gets a fresh version (SSA), so the adjoint can read every
 intermediate value without saving anything.  Calls are annotated with the resolved callable
-(``node._prim``); each statement remembers the user's statement it came from (``_src``).
+(annotation ``prim``, core/annotations.py); each statement remembers the user's statement it
+came from (``src``).
 
 Each Python construct is lowered in one place:
 
-* before normalizing: everyday builtins, literals, ``:=``, named lambdas, ``del`` (everyday.py),
-  ``with``/``try`` (sugar.py), ``break``/``continue``/early ``return``
-  (restructure.py);
+* before normalizing: everyday builtins, literals, ``:=``, named lambdas, ``del`` (desugar.py),
+  ``with``/``try`` (control/blocks.py), ``break``/``continue``/early ``return``
+  (control/jumps.py);
 * statements.py: assignments, ``if``, ``return``, expression statements, ``assert``, refusals;
-* loops.py: ``for`` and ``while``;
+* control/loops.py: ``for`` and ``while``;
 * expressions.py: operators, comparisons, ``and``/``or``, conditional expressions,
   attributes, subscripts, tuple and list literals;
-* call_sites.py: calls and array methods;
-* structures.py: writes into arrays and containers, comprehensions, dict literals;
-* inline.py: nested functions and lambdas; stacks.py: a generated gradient's stacks;
-* after normalizing: ``tf.*`` calls as the numpy primitives they are (tfcalls.py).
+* calls/sites.py: calls and array methods;
+* containers/writes.py: writes into arrays and containers, comprehensions, dict literals;
+* calls/nested.py: nested functions and lambdas; gradient_stacks.py: a generated gradient's stacks;
+* after normalizing: ``tf.*`` calls as the numpy primitives they are (the bridge's tf_calls.py,
+  through the hook core/callables.rewrite_tf_calls).
 
 emitter.py holds the state they share (versions, emitted statements).
 """
@@ -24,15 +26,19 @@ emitter.py holds the state they share (versions, emitted statements).
 import ast
 import copy
 
-from . import stacks
-from . import aliasing, everyday, sugar
-from .call_sites import ARRAY_METHODS, CallSites
+from ..core import annotations as anno
+from ..core.callables import rewrite_tf_calls
+from . import gradient_stacks
+from .containers.sequence_operators import sequence_operators
+from .effects.pruning import prune_checks
+from . import desugar
+from .control import blocks
+from .calls.sites import ARRAY_METHODS, CallSites
 from .emitter import Emitter, is_atom
 from .expressions import Expressions
-from .loops import Loops
-from .restructure import Restructure
+from .control.loops import Loops
+from .control.jumps import Restructure
 from .statements import Statements
-from .tfcalls import rewrite_tf_calls
 
 __all__ = ["normalize", "Normalizer", "ARRAY_METHODS", "is_atom"]
 
@@ -58,8 +64,8 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
                 and isinstance(body[0].value.value, str):
             body = body[1:]
         self.ctx.handlers = []
-        body = everyday.rewrite(body, self.ctx)
-        body = sugar.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
+        body = desugar.rewrite(body, self.ctx)
+        body = blocks.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
         self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)
         returned = False
         for stmt in body:
@@ -75,9 +81,8 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
         if hasattr(ast.FunctionDef, "type_params") or "type_params" in ast.FunctionDef._fields:
             new.type_params = []
         ast.copy_location(new, fn)
-        new._tuples = self.tuples
-        new._stack_methods = self.stack_methods
-        stacks.check_uses(self, new)
+        anno.put(new, "stack_methods", self.stack_methods)
+        gradient_stacks.check_uses(self, new)
         return new
 
 
@@ -88,7 +93,7 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
         values = getattr(fn, "__defaults__", None) or ()
         kw = getattr(fn, "__kwdefaults__", None) or {}
         if len(values) != len(args.defaults):
-            return args          # a specialised signature (specialise.py) keeps its own defaults
+            return args          # a specialised signature (source/star_args.py) keeps its own defaults
         args = copy.copy(args)
 
         def ref(node, value, name):
@@ -107,6 +112,6 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
 
 def normalize(ctx):
     """The user's function (``ctx.parsed.node``) in core form, as a new FunctionDef
-    (``tf.*`` calls already written as the numpy primitives they are: tfcalls.py)."""
-    core = aliasing.sequence_operators(aliasing.prune_checks(Normalizer(ctx).run()), ctx)
+    (``tf.*`` calls already written as the numpy primitives they are: bridge/tf_calls.py)."""
+    core = sequence_operators(prune_checks(Normalizer(ctx).run()), ctx)
     return rewrite_tf_calls(core, ctx)

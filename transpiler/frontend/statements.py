@@ -1,15 +1,17 @@
 """Statements: assignments (plain, unpacking, augmented), ``if``, ``return``, expression
 statements and ``assert``; and the statements that are refused, with why.
 
-Loops are loops.py's, nested ``def`` inline.py's, writes into containers structures.py's.
+Loops are control/loops.py's, nested ``def`` calls/nested.py's, writes into containers
+containers/writes.py's.
 """
 
 import ast
 
-from . import effects
-from . import inline
-from . import objects
-from . import structures
+from ..core import annotations as anno
+from .effects import checks
+from .calls import nested
+from .objects import instances
+from .containers import writes
 
 __all__ = ["Statements"]
 
@@ -56,7 +58,7 @@ class Statements:
             raise self.error(f"`{'break' if kind is ast.Break else 'continue'}` here is not supported", s,
                              "use it directly inside a for/while loop body (or an if inside one)")
         if kind is ast.FunctionDef:
-            return inline.define(self, s)        # inlined where it is called (inline.py)
+            return nested.define(self, s)        # inlined where it is called (calls/nested.py)
         if kind in _UNSUPPORTED_STMT:
             msg, hint = _UNSUPPORTED_STMT[kind]
             raise self.error(msg, s, hint)
@@ -87,9 +89,9 @@ class Statements:
             return
         if isinstance(s, ast.AugAssign):
             if isinstance(s.target, ast.Subscript):
-                return structures.augmented_item(self, s)
+                return writes.augmented_item(self, s)
             if isinstance(s.target, ast.Attribute) and isinstance(s.target.value, ast.Name) \
-                    and isinstance(self.version.get(s.target.value.id), objects.Instance):
+                    and isinstance(self.version.get(s.target.value.id), instances.Instance):
                 load = ast.copy_location(ast.Attribute(s.target.value, s.target.attr, ast.Load()), s.target)
                 self.bind_atom(s.target, self.expr(ast.copy_location(ast.BinOp(load, s.op, s.value), s)))
                 return
@@ -103,8 +105,8 @@ class Statements:
                                  "adjoin treats it as a new value", s,
                                  f"write `{s.target.id} = {s.target.id} {_OPS.get(type(s.op), '?')} ...` "
                                  "(or take a .copy() first) so both meanings agree")
-            if current is not None:     # kept only where x may be an argument's object (aliasing.py)
-                effects.in_place_guard(self, ast.Name(current, ast.Load()), s.op, s,
+            if current is not None:     # kept only where x may be an argument's object (effects/pruning.py)
+                checks.in_place_guard(self, ast.Name(current, ast.Load()), s.op, s,
                                        why=f"`{s.target.id}` may be an argument (whose caller would see the "
                                        "change) or an object reached from elsewhere")
             load = ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target)
@@ -113,11 +115,11 @@ class Statements:
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant):
                 return
-            if structures.method_statement(self, s):
+            if writes.method_statement(self, s):
                 return
             value = self.value(s.value)
-            if getattr(value, "_stack_pop", None):
-                self.temp(value, s)     # a bare pop() is named, so each pass mirrors it (stacks.py)
+            if anno.get(value, "stack_pop"):
+                self.temp(value, s)     # a bare pop() is named, so each pass mirrors it (gradient_stacks.py)
             elif isinstance(value, ast.Call):
                 self.emit(ast.Expr(value), s)
             return
@@ -154,15 +156,15 @@ class Statements:
     def bind(self, target, value_node):
         """``target = value_node``: the common single-target assignment."""
         if isinstance(target, ast.Name) and isinstance(value_node, ast.Lambda):
-            return inline.define_lambda(self, target, value_node)
-        made = inline.made_function(self, value_node) if isinstance(target, ast.Name) else None
+            return nested.define_lambda(self, target, value_node)
+        made = nested.made_function(self, value_node) if isinstance(target, ast.Name) else None
         if made is not None:
             self.version.pop(target.id, None)
             self.local_fns[target.id] = made      # a function made by a factory: inlined where called
             return
         if isinstance(target, ast.Name):
             value = self.value(value_node)
-            if not isinstance(value, ast.AST):        # an object made here (objects.py): no value
+            if not isinstance(value, ast.AST):        # an object made here (objects/instances.py): no value
                 self.version[target.id] = value
                 self.local_fns.pop(target.id, None) if hasattr(self, "local_fns") else None
                 return
@@ -198,7 +200,7 @@ class Statements:
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in target.elts):
-                return structures.starred_unpack(self, target, atom)
+                return writes.starred_unpack(self, target, atom)
             elts = self.tuples.get(atom.id) if isinstance(atom, ast.Name) else None
             if elts is not None:
                 if len(elts) != len(target.elts):
@@ -216,12 +218,12 @@ class Statements:
                     self.bind_atom(t, self.temp(item, target))
             return
         if isinstance(target, ast.Subscript):
-            return structures.store_item(self, target, atom)
+            return writes.store_item(self, target, atom)
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                and isinstance(self.version.get(target.value.id), objects.Instance):
-            key = objects.field_name(self, self.version[target.value.id], target.attr, target)
+                and isinstance(self.version.get(target.value.id), instances.Instance):
+            key = instances.field_name(self, self.version[target.value.id], target.attr, target)
             if not isinstance(atom, ast.AST):
-                raise objects.escape_error(self, target, atom)
+                raise instances.escape_error(self, target, atom)
             name = self.store(key)
             self.assign(name, atom, target)
             return

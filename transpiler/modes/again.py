@@ -27,7 +27,7 @@ from runtime.rules.registry import nondifferentiable
 
 from ..core.callables import register_alias, register_wrapper, transformer
 from ..core.errors import TranspileError
-from ..frontend.specialise import Specialised
+from ..frontend.source.star_args import Specialised
 from . import callees
 
 __all__ = ["forward_again", "backward_again", "readable"]

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.callables import transformer, user_function
 from ..core.errors import TranspileError
-from ..frontend.specialise import Specialised
+from ..frontend.source.star_args import Specialised
 
 __all__ = ["label", "proxy", "prepare", "call_forward", "call_backward", "call_jvp", "callee_sources"]
 
@@ -108,7 +108,7 @@ def prepare(ctx, node, fn, wrt, mode):
         return
     _IN_PROGRESS.add(key)
     try:
-        proxy(fn, wrt, "jvp" if mode == "forward" else "forward", getattr(ctx, "memory_budget", None)).generated()
+        proxy(fn, wrt, "jvp" if mode == "forward" else "forward", ctx.memory_budget).generated()
     except TranspileError as e:
         where = f"{e.filename}:{e.lineno}"
         name = fn.__qualname__

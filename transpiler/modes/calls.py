@@ -27,11 +27,12 @@ import types
 
 from runtime.rules.tuples import item_seed
 
+from ..core import annotations as anno
 from ..analysis.activity import _names
 from ..core.callables import user_function
 from ..core.ir import walk_assigns
-from ..frontend.parsing import parse_function
-from ..frontend.specialise import specialised
+from ..frontend.source.parsing import parse_function
+from ..frontend.source.star_args import specialised
 from .callees import _Proxy, call_backward, call_forward, call_jvp, label, prepare, proxy
 
 __all__ = ["reverse_call", "forward_call", "tuple_item", "zero_parameter", "parameter_seeds"]
@@ -79,7 +80,7 @@ def _call_parts(rev, op, s):
     ``active`` lists (position or keyword name, atom) for the arguments that carry gradients."""
     node = op.node
     info = rev.info
-    static = getattr(node, "_prim", None)
+    static = anno.get(node, "prim")
     if isinstance(static, _Proxy) and static.role == "jvp":
         raise rev.ctx.error(f"differentiating generated code again through its call to {static.__name__}() "
                             "is not supported yet (higher derivatives of functions that call user "
@@ -94,10 +95,10 @@ def _call_parts(rev, op, s):
                                 "bind the inner list to a name first")
     active = [(i, a) for i, a in enumerate(args) if _active(info, a)]
     active += [(k, a) for k, a in keywords.items() if _active(info, a)]
-    if static is None and getattr(node, "_method", None) is not None:
+    if static is None and anno.get(node, "method") is not None:
         base = func.value
         if _active(info, base):
-            meth = node._method
+            meth = anno.get(node, "method")
             from runtime.rules.registry import method_hint
             raise rev.ctx.error(f"the method `.{meth}()` has no derivative rule", node, method_hint(meth))
     if static is None and isinstance(func, ast.Name) and _active(info, func):
@@ -143,9 +144,9 @@ def _static_wrt(rev, op, static, args, keywords, active):
     if bound_self is not None:
         func = op.node.func
         method = isinstance(static, types.MethodType) or hasattr(static, "_self")
-        if static is bound_self and getattr(func, "_static", False):
+        if static is bound_self and anno.get(func, "static", False):
             self_expr = copy.deepcopy(func)                # MODEL(x): self is MODEL
-        elif method and isinstance(func, ast.Attribute) and getattr(func, "_static", False):
+        elif method and isinstance(func, ast.Attribute) and anno.get(func, "static", False):
             self_expr = copy.deepcopy(func.value)          # SCALER.apply(x): self is SCALER
         else:
             self_expr = rev.ctx.ref(bound_self, "self_" + label(fn))
@@ -177,10 +178,12 @@ def _returns_tuple(fn):
 # --- reverse mode ---------------------------------------------------------------------------
 
 def reverse_call(rev, op, s, g, block, has):
-    """Adjoint of ``s`` (a call with active arguments); also sets ``s._primal`` and ``s._tape``."""
+    """Adjoint of ``s`` (a call with active arguments); also annotates ``s`` with ``primal`` and ``tape``."""
     ctx = rev.ctx
     target = s.targets[0].id
     static, func, args, keywords, active = _call_parts(rev, op, s)
+    if not active:       # `h(1.5)` assigned to a name differentiable on another path: a constant
+        return
     kw_nodes = [ast.keyword(k, v) for k, v in keywords.items()]
     if static is not None:
         fn, self_expr, wrt, renames = _static_wrt(rev, op, static, args, keywords, active)
@@ -188,7 +191,7 @@ def reverse_call(rev, op, s, g, block, has):
         prepare(ctx, op.node, fn, wrt, "reverse")
         # with a budget the callee's loops are checkpointed too (in a caller's recorded trip they
         # keep only their start: Checkpoints knows it is nested)
-        budget = getattr(ctx, "memory_budget", None)
+        budget = ctx.memory_budget
         fwd = ctx.ref(proxy(fn, wrt, "forward", budget), "fwd_" + label(fn))
         bwd = ctx.ref(proxy(fn, wrt, "backward", budget), "bwd_" + label(fn))
         call = ast.Call(fwd, ([self_expr] if self_expr is not None else []) + args, kw_nodes)
@@ -199,8 +202,8 @@ def reverse_call(rev, op, s, g, block, has):
     tape = ctx.namer.claim(target + "_tape")
     primal = ast.Assign([ast.Tuple([ast.Name(target, ast.Store()), ast.Name(tape, ast.Store())], ast.Store())],
                         call)
-    s._primal = [ast.copy_location(primal, s)]
-    s._tape = tape
+    anno.put(s, "primal", [ast.copy_location(primal, s)])
+    anno.put(s, "tape", tape)
     size = _call_results(rev).get(target)
     if size is not None:     # item_seed(t, (0, 1), (bh, by)): code transformed again follows each item
         items = range(size) if isinstance(size, int) else rev._call_items[target]
@@ -270,7 +273,7 @@ def _call_results(rev):
         if sop.kind != "call":
             continue
         target = st.targets[0].id
-        static = getattr(sop.node, "_prim", None)
+        static = anno.get(sop.node, "prim")
         if target not in items or target in other:
             continue                      # used whole (or not at all): its adjoint is the seed
         size = _returns_tuple(user_function(static)[0]) if static is not None else None
@@ -342,6 +345,9 @@ def forward_call(fwd, op, s):
     ctx = fwd.ctx
     target = s.targets[0].id
     static, func, args, keywords, active = _call_parts(fwd, op, s)
+    if not active:       # a constant (see reverse_call): its tangent is zero
+        zero = ast.Assign([ast.Name(fwd.tan(target), ast.Store())], fwd.zeros(fwd.load(target)))
+        return [s, ast.copy_location(zero, s)]
     kw_nodes = [ast.keyword(k, v) for k, v in keywords.items()]
     tangents = ast.Tuple([fwd.tangent_of(a) for _, a in active], ast.Load())
     if static is not None:

@@ -24,7 +24,7 @@ outermost loop of the function is generated like this instead of pushing every t
             for i in range(n)[start:stop]: ...
             plan.keep(stop, (x_1,))
 
-The loop-carried state is the loop's carried names (normalize's ``_carried``); what the trips
+The loop-carried state is the loop's carried names (normalize's annotation ``carried``); what the trips
 save and how the adjoint reads it is the ordinary loop code of reverse.py, recorded on the
 loop's own tape.  When to snapshot and what to recompute is checkpoint_schedule.py's.
 A loop nested in a checkpointed loop is checkpointed too: a recorded outer trip saves the
@@ -34,15 +34,14 @@ inner loop's plan (its snapshots) on the outer tape, and the outer adjoint rever
 import ast
 import copy
 import inspect
-import random
 import re
+import sys
 import textwrap
 import types
 
-import numpy as np
-
+from ..core import annotations as anno
 from ..core.ir import MISSING, comment, walk_assigns
-from ..frontend.parsing import Scope
+from ..frontend.source.parsing import Scope
 from .checkpoint_schedule import Checkpoints
 
 __all__ = ["applies", "loop", "snapshots_override"]
@@ -52,7 +51,7 @@ _DIRECTIVE = re.compile(r"#\s*adjoin:\s*snapshots\s*=\s*(\d+)")
 
 def snapshots_override(rev, s):
     """N from a ``# adjoin: snapshots=N`` comment on the loop's first line, else None."""
-    src = getattr(s, "_src", None)
+    src = anno.get(s, "src")
     if not isinstance(src, (ast.For, ast.While)):
         return None
     m = _DIRECTIVE.search(rev.ctx.parsed.line(src.lineno))
@@ -71,11 +70,14 @@ def applies(rev, s):
 
 
 def _draws(obj):
-    """Is ``obj`` a random number source (numpy.random, a Generator's method, ``random``)?"""
-    if obj is np.random or obj is random:
+    """Is ``obj`` a random number source (numpy.random, a Generator's method, ``random``)?
+    (Until numpy.random or random is imported, nothing the function calls can come from them.)"""
+    sources = [m for m in (sys.modules.get("numpy.random"), sys.modules.get("random")) if m is not None]
+    if any(obj is m for m in sources):
         return True
-    owner = getattr(obj, "__self__", None)
-    if isinstance(owner, (np.random.Generator, np.random.RandomState, np.random.BitGenerator, random.Random)):
+    kinds = tuple(getattr(m, k) for m in sources for k in ("Generator", "RandomState", "BitGenerator", "Random")
+                  if hasattr(m, k))
+    if kinds and isinstance(getattr(obj, "__self__", None), kinds):
         return True
     return (getattr(obj, "__module__", None) or "").startswith(("numpy.random", "random"))
 
@@ -132,7 +134,7 @@ def loop(rev, s, out, has):
 
     Appends the adjoint to ``out`` and returns the primal statements, as Reverse.loop does."""
     ctx = rev.ctx
-    src = getattr(s, "_src", None)
+    src = anno.get(s, "src")
     if src is not None:
         draw = random_call(src, ctx.parsed.scope)
         if draw is not None:
@@ -141,7 +143,7 @@ def loop(rev, s, out, has):
                             "draw them before the loop (one array of draws, indexed by trip), or "
                             "differentiate without memory_budget")
     plain = copy.deepcopy(s.body)          # a trip of the primal, saving nothing
-    carried = list(getattr(s, "_carried", ()))
+    carried = list(anno.get(s, "carried", ()))
     local = {x.targets[0].id for x in walk_assigns(s.body)} - set(carried)
     outer = {n for n in rev.contributions(s.body) if n not in local}
     init = [ast.Assign([_name(rev.adj(n), True)], rev.zero(n)) for n in sorted(outer - has)]
@@ -172,7 +174,7 @@ def loop(rev, s, out, has):
     rev.last_src = None
 
     plan, start, stop, rec, state = (ctx.namer.claim(n) for n in ("plan", "start", "stop", "record", "state"))
-    s._counter = plan       # inside a recorded loop, each trip's plan is saved like a trip count
+    anno.put(s, "counter", plan)       # inside a recorded loop, each trip's plan is saved like a trip count
     where = rev.source_of(src) if src is not None else "loop"
     budget = getattr(rev, "memory_budget", None)
     keywords = [ast.keyword("budget", ast.Constant(budget)), ast.keyword("where", ast.Constant(where))]
@@ -238,9 +240,9 @@ def loop(rev, s, out, has):
     note = _comment(f"checkpointed ({why}): snapshots of {', '.join(carried) or 'nothing'} "
                     "when due, nothing saved per trip")
     new = ast.copy_location(new, s)
-    for attr in ("_carried", "_src"):
-        if hasattr(s, attr):
-            setattr(new, attr, getattr(s, attr))
+    for key in ("carried", "src"):
+        if anno.has(s, key):
+            anno.put(new, key, anno.get(s, key))
     return [note, ast.copy_location(make, s), new]
 
 

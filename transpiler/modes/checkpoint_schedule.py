@@ -29,7 +29,6 @@ import itertools
 import math
 import re
 import sys
-import threading
 import weakref
 
 import numpy as np
@@ -93,15 +92,19 @@ def size_of(value, _seen=None):
 
 
 # --- the run-time plan of one loop ----------------------------------------------------------------
-_live = threading.local()
+_live = []        # [threading.local()]: made when a checkpointed loop first runs (import stays light)
 _serial = itertools.count()
 _LEARNED = weakref.WeakKeyDictionary()    # generated code -> {loop: (state bytes, bytes one trip saved)}
 
 
 def _plans():
-    if not hasattr(_live, "plans"):
-        _live.plans = weakref.WeakSet()
-    return _live.plans
+    if not _live:
+        import threading
+        _live.append(threading.local())
+    local = _live[0]
+    if not hasattr(local, "plans"):
+        local.plans = weakref.WeakSet()
+    return local.plans
 
 
 class Checkpoints:

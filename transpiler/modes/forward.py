@@ -23,7 +23,9 @@ import operator
 import numpy as np
 
 from runtime.rules.arithmetic import add_terms
+from runtime.rules.refused import NoDerivative
 
+from ..core import annotations as anno
 from . import calls
 from . import stacks
 from ..backend import templates
@@ -112,7 +114,7 @@ class Forward:
             if isinstance(s, (ast.For, ast.While)):
                 out.append(self.loop(s))
                 continue
-            src = getattr(s, "_src", None)
+            src = anno.get(s, "src")
             if src is not None and src is not self.last_src and isinstance(s, ast.Assign) \
                     and self.active(s.targets[0].id):
                 out.append(comment(Reverse.source_of(self, src)))
@@ -210,6 +212,8 @@ class Forward:
                 continue
             if op.fn is operator.getitem and i > 0:
                 continue
+            if isinstance(rule.jvp(i), NoDerivative):
+                raise self.ctx.error(rule.jvp(i).message, op.node, rule.jvp(i).hint)
             if rule.jvp(i) is None:
                 if rule.vjp(i) is not None:      # differentiable, but only in reverse mode
                     raise self.ctx.error(

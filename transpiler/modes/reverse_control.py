@@ -9,6 +9,7 @@ pushed onto a list stack in the primal loop and popped in the adjoint loop (``sa
 import ast
 import copy
 
+from ..core import annotations as anno
 from ..analysis import reuse
 from ..core.ir import comment, walk_assigns
 from . import checkpoint, stacks
@@ -32,16 +33,16 @@ class ControlFlow:
         for s in block:
             if isinstance(s, ast.Assign):
                 out.add(s.targets[0].id)
-                if getattr(s, "_tape", None):
-                    out.add(s._tape)          # what a call saved for its backward
+                if anno.get(s, "tape"):
+                    out.add(anno.get(s, "tape"))          # what a call saved for its backward
             elif isinstance(s, ast.If):
                 out |= self.merged(s)
             elif isinstance(s, (ast.For, ast.While)):
-                out |= set(getattr(s, "_carried", ()))
+                out |= set(anno.get(s, "carried", ()))
                 if isinstance(s, ast.For):
                     out.add(s.target.id)
-                if getattr(s, "_counter", None):
-                    out.add(s._counter)
+                if anno.get(s, "counter"):
+                    out.add(anno.get(s, "counter"))
         return out
 
     def save(self, primal, adjoint, owned, extra_tail=()):
@@ -53,7 +54,7 @@ class ControlFlow:
         reads = set().union(*(_free_loads(st) for st in adjoint))
         needed, recompute = reuse.recomputable(primal, reads & owned, self.info.scalars)
         tail = 0
-        while tail < len(primal) and getattr(primal[len(primal) - 1 - tail], "_backedge", False):
+        while tail < len(primal) and anno.get(primal[len(primal) - 1 - tail], "backedge", False):
             tail += 1
         at = len(primal) - tail
         primal[at:at] = list(extra_tail)
@@ -118,7 +119,7 @@ class ControlFlow:
         if checkpoint.applies(self, s):       # memory_budget: snapshots and recomputation instead
             return checkpoint.loop(self, s, out, has)
         info = self.info
-        carried = set(getattr(s, "_carried", ()))
+        carried = set(anno.get(s, "carried", ()))
         local = {x.targets[0].id for x in walk_assigns(s.body)} - carried
         outer = {n for n in self.contributions(s.body) if n not in local}
         init = []
@@ -145,7 +146,7 @@ class ControlFlow:
             adj_loop = ast.For(ast.Name("_", ast.Store()),
                                ast.Call(self.ctx.ref(range, "range"), [self.load(counter)], []), adj_body, [], None)
             if adj_body:
-                s._counter = counter
+                anno.put(s, "counter", counter)
                 pre.append(ast.copy_location(ast.Assign([ast.Name(counter, ast.Store())], ast.Constant(0)), s))
                 tail.append(ast.copy_location(ast.Assign([ast.Name(counter, ast.Store())],
                                                          ast.BinOp(self.load(counter), ast.Add(),
@@ -154,7 +155,7 @@ class ControlFlow:
         self.last_src = None
         if adj_body:
             out.extend(init)
-            src = getattr(s, "_src", None)
+            src = anno.get(s, "src")
             if src is not None:
                 out.append(comment("grad of: " + self.source_of(src)))
             out.append(ast.copy_location(adj_loop, s))
@@ -163,9 +164,9 @@ class ControlFlow:
         else:
             new = ast.While(s.test, pbody or [ast.Pass()], [])
         new = ast.copy_location(new, s)
-        for attr in ("_carried", "_counter", "_src"):
-            if hasattr(s, attr):
-                setattr(new, attr, getattr(s, attr))
+        for key in ("carried", "counter", "src"):
+            if anno.has(s, key):
+                anno.put(new, key, anno.get(s, key))
         return pre + [new]
 
 

@@ -13,10 +13,12 @@ import numpy as np
 from runtime.rules.registry import add_rule_hint as _add_rule_hint, method_hint as _method_hint
 
 from runtime.rules.containers import setitem
+from runtime.rules.refused import NoDerivative
 
+from ..core import annotations as anno
 from ..backend import templates
 from ..core.ir import comment
-from ..frontend.structures import SET_OF_VALUES
+from ..frontend.containers.writes import SET_OF_VALUES
 from . import calls
 from . import stacks
 
@@ -49,7 +51,7 @@ class StatementAdjoints:
             self.elements(op, g, block, has)
         has.discard(target)      # the value is overwritten here: its adjoint starts again
         if block:
-            src = getattr(s, "_src", None)
+            src = anno.get(s, "src")
             if src is not None and src is not self.last_src:
                 out.append(comment("grad of: " + self.source_of(src)))
                 self.last_src = src
@@ -76,7 +78,7 @@ class StatementAdjoints:
         if isinstance(node, ast.Call):
             fn = op.fn
             if fn is None:
-                meth = getattr(node, "_method", "?")
+                meth = anno.get(node, "method", "?")
                 return self.ctx.error(f"the method `.{meth}()` has no derivative rule", node, _method_hint(meth))
             user = isinstance(fn, types.FunctionType) and not fn.__module__.startswith(("numpy", "runtime"))
             name = fn.__qualname__ if user else _qualname(fn)
@@ -123,6 +125,8 @@ class StatementAdjoints:
             names = [n for n in _names(a) if n in info.active]
             if not names or rule.vjp(i) is None:
                 continue
+            if isinstance(rule.vjp(i), NoDerivative):
+                raise self.ctx.error(rule.vjp(i).message, op.node, rule.vjp(i).hint)
             if op.fn is operator.getitem and i > 0:
                 continue
             drop = self.same_shape(rule, args, i)

@@ -28,7 +28,7 @@ from ..core.context import Context
 from ..core.ir import output_names
 from ..frontend.normalize import normalize
 from ..backend.optimize import optimize
-from ..frontend.parsing import parse_function, wrt_names
+from ..frontend.source.parsing import parse_function, wrt_names
 from .reverse import Reverse, function_def
 
 __all__ = ["Split", "transform_split"]
@@ -110,7 +110,7 @@ def transform_split(fn, wrt=0, note=None, memory_budget=None, floats=()):
     seed = ctx.namer.claim("bout")
     saved = ctx.namer.claim("saved")
     for role, name in (("forward", fname), ("backward", bname)):
-        ctx._by_id[id(callees.proxy(parsed.fn, names, role, memory_budget))] = name   # recursion calls itself by name
+        ctx.by_id[id(callees.proxy(parsed.fn, names, role, memory_budget))] = name   # recursion calls itself by name
     rev = Reverse(ctx, core, info, names, False, bname, seed)
     rev.memory_budget = memory_budget
     rev.repeatable = True          # a pullback may run again: checkpointed loops keep their snapshots

@@ -8,9 +8,9 @@ A generated gradient saves what its adjoint loops read with one idiom::
     ...  push(t1)      # primal loop
     ...  t1 = pop()    # adjoint loop, last pushed first
 
-Reading that code back (``grad(grad(f))``, ``hvp``), normalize (frontend/stacks.py) marks the
-three parts: the bound methods (``value._stack_method``), the pushes (``call._stack_push``) and
-the pops (``call._stack_pop``), each naming the stack (queried with core/ir.py's
+Reading that code back (``grad(grad(f))``, ``hvp``), normalize (frontend/gradient_stacks.py) marks the
+three parts: the bound methods (annotation ``stack_method``), the pushes (``stack_push``) and
+the pops (``stack_pop``), each naming the stack (queried with core/ir.py's
 ``push_parts``...). A stack is one value for activity: it is active when an active value is
 pushed, and then every value popped from it is active. Pushes and pops stay paired whatever is
 active, because each pass mirrors *every* push and pop of an active stack:
@@ -32,6 +32,7 @@ reads it like the first.
 
 import ast
 
+from ..core import annotations as anno
 from ..core.ir import method_of, popped_from, push_parts, walk_pushes
 
 __all__ = ["forward", "handles", "pop_adjoint", "push_adjoint", "push_contributions", "adjoint_prelude"]
@@ -69,7 +70,7 @@ def _adjoint_stack(rev, stack):
     """(push, pop) names of the adjoint stack of ``stack``, created on first use."""
     stacks = rev.__dict__.setdefault("adjoint_stacks", {})
     if stack not in stacks:
-        bound = getattr(rev.core, "_stack_methods", {})
+        bound = anno.get(rev.core, "stack_methods", {})
         methods = {kind: m for m, (kind, s) in bound.items() if s == stack}
         push = rev.ctx.namer.claim("b" + methods.get("push", stack + "_push"))
         pop = rev.ctx.namer.claim("b" + methods.get("pop", stack + "_pop"))

@@ -174,7 +174,7 @@ def test_items_like_rules_are_its_transposes():
     and the VJP its transpose, for a dense item_array, a sparse Grads and a zero alike."""
     from runtime.rules.adjoint_helpers import items_like_jvp, items_like_vjp
     from runtime.rules.support import item_array, items_like
-    from tests.transpiler.test_containers_higher import _dot
+    from tests.transpiler.frontend.containers.test_containers_higher import _dot
     rng = np.random.default_rng(5)
     likes = (rng.normal(size=(3,)), rng.normal(size=(2, 3)))
     k = [rng.normal(size=(3,)), rng.normal(size=(2, 3))]

@@ -48,8 +48,9 @@ def _static(rule):
 
 
 # linalg/ and fft.py rules are enumerated the same way by test_rules_linalg_registry.py
-# (test_every_family_rule_has_a_sample), with decomposition-aware inputs.
-OWN_REGISTRY_TEST = ("runtime.rules.linalg.", "runtime.rules.fft")
+# (test_every_family_rule_has_a_sample), with decomposition-aware inputs; scipy_linalg/ by
+# test_scipy_linalg.py (test_every_rule_has_a_case), with tuple arguments and complex inputs.
+OWN_REGISTRY_TEST = ("runtime.rules.linalg.", "runtime.rules.fft", "runtime.rules.scipy_linalg.")
 
 
 def _module(rule):

@@ -75,39 +75,39 @@ def axis_of(draw, ndim, none=True, tuples=False):
     return draw(st.one_of(*options))
 
 
-FAMILIES = ("elementwise", "reductions", "shapes", "products", "scalars", "internal", "linalg", "conv")
+FAMILIES = ("elementwise", "reductions", "shapes", "products", "scalars", "internal", "linalg", "conv", "scipy")
 
 COVERED_ELSEWHERE = {
     # rule name -> "module::test" that checks it (container cotangents: Grads and item_arrays
     # that the finite-difference harness cannot perturb)
     "append_at": "tests.runtime.rules.test_containers::test_append_at_rules",
     "make_complex": "tests.runtime.engine.test_complex_second_order::test_tf_complex",   # a complex output
-    "builtins.tuple": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
-    "builtins.list": "tests.transpiler.test_concatenation::test_tuple_and_list_of_a_container",
-    "slot": "tests.transpiler.test_containers_higher::test_helpers_have_rules_both_ways",
+    "builtins.tuple": "tests.transpiler.frontend.containers.test_concatenation::test_tuple_and_list_of_a_container",
+    "builtins.list": "tests.transpiler.frontend.containers.test_concatenation::test_tuple_and_list_of_a_container",
+    "slot": "tests.transpiler.frontend.containers.test_containers_higher::test_helpers_have_rules_both_ways",
     "spread": "tests.runtime.rules.test_containers::test_builtin_sum_over_a_list_of_broadcasting_items",
-    "spread_vjp_g": "tests.transpiler.test_containers_higher::test_spread_vjp_is_its_transpose",
+    "spread_vjp_g": "tests.transpiler.frontend.containers.test_containers_higher::test_spread_vjp_is_its_transpose",
     "total": "tests.runtime.rules.test_containers::test_builtin_sum_over_a_list_of_broadcasting_items",
-    "total_vjp_t": "tests.transpiler.test_containers_higher::test_total_vjp_is_its_transpose",
+    "total_vjp_t": "tests.transpiler.frontend.containers.test_containers_higher::test_total_vjp_is_its_transpose",
     "item_seed": "tests.runtime.rules.test_containers::test_scatter_into_a_container_and_restructure",
     "rows_like": "tests.runtime.rules.test_containers::test_array_and_asarray",
-    "rows_like_vjp": "tests.transpiler.test_containers_higher::test_rows_like_vjp_is_its_transpose",
+    "rows_like_vjp": "tests.transpiler.frontend.containers.test_containers_higher::test_rows_like_vjp_is_its_transpose",
     "split_like_vjp": "tests.runtime.rules.test_shape::test_concatenate_and_stack_on_the_tape_second_order",
     "unstack_vjp": "tests.runtime.rules.test_shape::test_concatenate_and_stack_on_the_tape_second_order",
     "items_like": "tests.runtime.rules.test_containers::test_items_like_rules_are_its_transposes",
-    "concat": "tests.transpiler.test_concatenation::test_hvp",              # list/tuple `+`, `*`, slices,
-    "repeat": "tests.transpiler.test_concatenation::test_hvp",              # dict `|` (containers.py)
-    "take": "tests.transpiler.test_concatenation::test_hvp",
-    "merge": "tests.transpiler.test_concatenation::test_hvp",
-    "concat_part": "tests.transpiler.test_concatenation::test_parts_are_transposes",
-    "repeat_part": "tests.transpiler.test_concatenation::test_parts_are_transposes",
-    "take_part": "tests.transpiler.test_concatenation::test_parts_are_transposes",
-    "merge_part": "tests.transpiler.test_concatenation::test_grad_of_grad",
-    "assign_slice_": "tests.transpiler.test_list_positions::test_reverse_forward_and_hvp_match_finite_differences",
-    "slice_part": "tests.transpiler.test_containers_higher::test_slice_parts_are_transposes",   # l[i:j] = v
-    "slice_back": "tests.transpiler.test_containers_higher::test_slice_parts_are_transposes",
-    "builtins.dict": "tests.transpiler.test_probe_aliasing::test_named_nested_literal_arguments",
-    "pairs_part": "tests.transpiler.test_probe_aliasing::test_named_nested_literal_arguments",
+    "concat": "tests.transpiler.frontend.containers.test_concatenation::test_hvp",              # list/tuple `+`, `*`, slices,
+    "repeat": "tests.transpiler.frontend.containers.test_concatenation::test_hvp",              # dict `|` (containers.py)
+    "take": "tests.transpiler.frontend.containers.test_concatenation::test_hvp",
+    "merge": "tests.transpiler.frontend.containers.test_concatenation::test_hvp",
+    "concat_part": "tests.transpiler.frontend.containers.test_concatenation::test_parts_are_transposes",
+    "repeat_part": "tests.transpiler.frontend.containers.test_concatenation::test_parts_are_transposes",
+    "take_part": "tests.transpiler.frontend.containers.test_concatenation::test_parts_are_transposes",
+    "merge_part": "tests.transpiler.frontend.containers.test_concatenation::test_grad_of_grad",
+    "assign_slice_": "tests.transpiler.frontend.containers.test_list_positions::test_reverse_forward_and_hvp_match_finite_differences",
+    "slice_part": "tests.transpiler.frontend.containers.test_containers_higher::test_slice_parts_are_transposes",   # l[i:j] = v
+    "slice_back": "tests.transpiler.frontend.containers.test_containers_higher::test_slice_parts_are_transposes",
+    "builtins.dict": "tests.transpiler.frontend.effects.test_probe_aliasing::test_named_nested_literal_arguments",
+    "pairs_part": "tests.transpiler.frontend.effects.test_probe_aliasing::test_named_nested_literal_arguments",
 }
 
 

@@ -1,0 +1,1 @@
+"""``runtime.scipy.integrate``: odeint and solve_ivp on tensors (helper odelinalg fills this module)."""

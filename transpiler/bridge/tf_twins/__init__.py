@@ -1,0 +1,1 @@
+"""transpiler.bridge.tf_twins"""

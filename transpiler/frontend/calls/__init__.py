@@ -1,0 +1,1 @@
+"""Calls: call sites, nested functions and lambdas inlined, call arguments, helpers generated code calls."""

@@ -1,0 +1,1 @@
+"""Containers: writes into arrays, lists and dicts as new versions; literals; + and * of sequences."""

@@ -1,0 +1,1 @@
+"""Control flow: loops, break/continue/return as structure, match, with/try blocks."""

@@ -1,0 +1,1 @@
+"""Objects made in the differentiated function: instances of user classes, records."""

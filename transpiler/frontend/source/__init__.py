@@ -1,0 +1,1 @@
+"""A function's source and the scope its free names resolve in."""
