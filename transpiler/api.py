@@ -8,6 +8,10 @@ defined yet postpones it to the first call.  The per-function caches live in var
 import inspect
 import types
 
+import numpy as np
+
+from runtime.rules import callees
+
 from . import display, star_wrt, tangent_compat
 from .relocate import located
 from .targets import target
@@ -208,3 +212,20 @@ register_wrapper(GradientFunction,      # grad(g)(x) inside f: its generated cod
                  lambda g: (g.function, None) if g._kind == "grad" and not g._preserve else None)
 register_wrapper(_BoundDifferentiable, lambda b: (b._d._fn, b._self))
 register_wrapper(Differentiable, lambda d: plain_function(d._fn))
+
+
+# rules that differentiate a function the user passes in (odeint's right-hand side) ask the
+# transpiler through runtime.rules.callees: the function's own generated VJP / JVP
+def _callee_vjp(func, primals, wrt):
+    return vjp(func, *primals, wrt=wrt)
+
+
+def _callee_jvp(func, primals, tangents):
+    wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
+    if not wrt:
+        value = func(*primals)
+        return value, np.zeros(np.shape(value))
+    return jvp(func, primals, tuple(tangents[i] for i in wrt), wrt=wrt)
+
+
+callees.register("transpiler", vjp=_callee_vjp, jvp=_callee_jvp)

@@ -136,6 +136,9 @@ CALLABLES = {
         'numpy:amax', 'numpy:amin', 'numpy:cumsum', 'numpy:max', 'numpy:mean', 'numpy:min', 'numpy:prod',
         'numpy:std', 'numpy:sum', 'numpy:var',
     ),
+    'scipy_integrate.calls': (
+        'scipy.integrate:odeint', 'scipy.integrate:solve_ivp',
+    ),
     'scipy_linalg.banded': (
         'scipy.linalg:solve_banded',
     ),

@@ -142,10 +142,11 @@ FAMILIES = ("support", "arithmetic", "elementwise", "trig", "selection", "comple
             "reductions", "nanreductions", "statistics", "shape", "arrange", "joining", "products",
             "sorting", "selecting", "polynomials", "arrayapi", "emath", "calculus", "pymath",
             "pyspecial", "nondiff", "special", "nn", "conv", "linalg", "fft", "gather", "containers",
-            "tuples", "inplace", "adjoint_helpers", "scipy_special", "scipy_signal", "scipy_linalg")
+            "tuples", "inplace", "adjoint_helpers", "scipy_special", "scipy_signal", "scipy_linalg",
+            "scipy_integrate")
 """Every module of this package that registers rules (``load_all`` imports them in this order)."""
 
-NEEDS = {"scipy_special": "scipy", "scipy_signal": "scipy", "scipy_linalg": "scipy"}
+NEEDS = {"scipy_special": "scipy", "scipy_signal": "scipy", "scipy_linalg": "scipy", "scipy_integrate": "scipy"}
 """Families that need an optional package (an extra): ``load_all`` skips them when it is missing."""
 
 REGISTERED_IN = {}

@@ -210,6 +210,9 @@ def _import_line(name, obj):
         return f"import {mod}" if name == mod else f"import {mod} as {name}"
     mod = getattr(obj, "__module__", None)
     qual = getattr(obj, "__name__", None)
+    special = sys.modules.get("scipy.special")
+    if mod is None and special is not None and getattr(special, qual or "", None) is obj:
+        mod = "scipy.special"                   # its ufuncs have no __module__
     if mod and qual:
         return f"from {mod} import {qual}" if name == qual else f"from {mod} import {qual} as {name}"
     return f"# {name} = {obj!r}"
