@@ -15,7 +15,6 @@ from .recording import _state
 from .tape import UnconnectedGradients, _unconnected_mode
 from .tape import _flat_items as _flat
 from .tensor import Tensor, _TensorBase, _wrap, constant
-from .variable import Variable
 
 __all__ = ["ForwardAccumulator"]
 
