@@ -98,8 +98,8 @@ def test_what_is_not_a_function_is_a_clear_type_error(entry, bad):
 
 def test_a_callable_without_source_or_rule_says_to_define_a_rule():
     with pytest.raises(TypeError, match="runtime.rules.define") as e:
-        grad(divmod)
-    assert "divmod" in str(e.value)
+        grad(ord)
+    assert "ord" in str(e.value)
     with pytest.raises(TypeError, match="takes the function"):
         hvp(None, 0.5, 1.0)
     with pytest.raises(TypeError, match="takes the function"):
