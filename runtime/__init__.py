@@ -12,7 +12,7 @@ GradientTape``) load together on the first use of one of them, from ``runtime.na
 
 from ._version import __version__  # noqa: F401
 
-_SUBMODULES = ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data", "scipy")
+_SUBMODULES = ("keras", "linalg", "signal", "random", "autodiff", "debugging", "data", "scipy", "experimental")
 """Namespaces loaded one by one on first use (``runtime.namespace`` loads none of them)."""
 
 

@@ -18,7 +18,6 @@ import numpy as np
 
 from .engine import errors, nest
 from .engine.dtypes import as_dtype, int64
-from .engine.shapes import TensorShape
 from .engine.tensor import _TensorBase, _wrap
 from .ops.math_ops import convert_to_tensor
 from .ops.philox import Philox

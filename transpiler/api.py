@@ -8,18 +8,24 @@ defined yet postpones it to the first call.  The per-function caches live in var
 import inspect
 import types
 
+import numpy as np
+
+from runtime.rules import callees
+
 from . import display, star_wrt, tangent_compat
+from .relocate import located
+from .targets import target
 from .core.callables import plain_function, register_transformer, register_wrapper
 from .core.errors import TranspileError
 from .analysis.signature import key_of
-from .frontend.source.pickled import attach, carried
+from .frontend.source.pickled import carried
 from .modes import again  # noqa: F401  (registers how generated code is read again)
 from .modes.checkpoint_schedule import parse_budget
 from .jit import require_numba
 from .generate import Generated, transform  # noqa: F401  (public names of this module)
 from .variants import _Transformer, run_jvp, split_vjp, transformer as _transformer  # noqa: F401
 from .differentiable import (Differentiable, _BoundDifferentiable, _past_self,  # noqa: F401
-                             _rebuild_differentiable, differentiate)
+                             _rebuild_differentiable, attach_checked, differentiate)
 
 __all__ = ["differentiate", "grad", "value_and_grad", "vjp", "jvp", "transform", "Generated"]
 
@@ -34,12 +40,14 @@ def _checkpointed_again(fn):
                                f"(grad(grad({fn.__name__})) or hvp({fn.__name__}, ...))")
 
 
-def _unbind(f, wrt):
+def _unbind(f, wrt, entry="grad"):
     """``(function, self or None, wrt)``: a bound method (``model.loss``, or the gradient of one)
-    is differentiated as its function with ``self`` fixed, so ``wrt=0`` is never ``self``."""
-    target = f.function if isinstance(f, GradientFunction) and f._kind == "grad" else f
-    if inspect.ismethod(target) and inspect.isfunction(target.__func__):
-        return target.__func__, target.__self__, _past_self(wrt)
+    is differentiated as its function with ``self`` fixed, so ``wrt=0`` is never ``self``.
+    Other callables are first read as the function they stand for (targets.py)."""
+    f = target(f, entry)
+    target_ = f.function if isinstance(f, GradientFunction) and f._kind == "grad" else f
+    if inspect.ismethod(target_) and inspect.isfunction(target_.__func__):
+        return target_.__func__, target_.__self__, _past_self(wrt)
     return f, None, wrt
 
 
@@ -51,13 +59,15 @@ class GradientFunction:
     """
 
     def __init__(self, f, wrt, preserve_result, kind, optimized=True, check_dims=False, memory_budget=None,
-                 jit=False):
+                 jit=False, complex_convention="autograd"):
         self._given = (f, wrt)
+        self._convention = complex_convention
+        self._tf = tf_convention(complex_convention)
         self._jit = bool(jit)
         if self._jit:
             require_numba()
         self._budget = parse_budget(memory_budget)
-        f, self._self, wrt = _unbind(f, wrt)
+        f, self._self, wrt = _unbind(f, wrt, kind)
         self._f, self._wrt, self._preserve, self._kind = f, wrt, preserve_result, kind
         self._optimized, self._check_dims = optimized, check_dims
         self._t = _transformer(f)
@@ -96,7 +106,10 @@ class GradientFunction:
         if self._checked is not None and not kwargs:       # a signature called before: its variant
             run = self._checked.get(key_of(args))
             if run is not None:
-                return run(args, None)
+                try:
+                    return conj_complex(run(args, None)) if self._tf else run(args, None)
+                except Exception as e:
+                    raise located(e)
         if self._self is not None:
             args = (self._self,) + args
         t, wrt, regroup = self._t, self._wrt, star_wrt.same
@@ -104,17 +117,19 @@ class GradientFunction:
             if self._star:
                 t, wrt, kwargs, regroup = star_wrt.resolve(t, wrt, args, kwargs)
             g, value = t.call(wrt, True, args, kwargs, memory_budget=self._budget, jit=self._jit)
-            return value, regroup(g)
+            return value, conj_complex(regroup(g)) if self._tf else regroup(g)
         args, seed = tangent_compat.split_seed(self._t.signature, args, kwargs)
+        if self._tf:
+            seed = conj_complex(seed)
         if self._star:
             t, wrt, kwargs, regroup = star_wrt.resolve(t, wrt, args, kwargs)
         keep = self._preserve or self._check_dims
         out = t.call(wrt, keep, args, kwargs, seed=seed, optimized=self._optimized,
                      memory_budget=self._budget, jit=self._jit)
         if not keep:
-            return regroup(out)
+            return conj_complex(regroup(out)) if self._tf else regroup(out)
         g, value = out
-        g = regroup(g)
+        g = conj_complex(regroup(g)) if self._tf else regroup(g)
         if self._check_dims:
             tangent_compat.check_dims(self._t.fn.__name__, value, seed)
         if not self._preserve:
@@ -130,20 +145,41 @@ class GradientFunction:
 
     def __reduce__(self):
         return (_rebuild, self._given + (self._preserve, self._kind, self._optimized, self._check_dims,
-                                         carried(self._t), self._budget, self._jit))
+                                         carried(self._t), self._budget, self._jit, self._convention))
 
     def __repr__(self):
         return f"<{self._kind} of {self._t.fn.__qualname__} wrt={self._wrt!r}>"
 
 
 def _rebuild(f, wrt, preserve_result, kind, optimized=True, check_dims=False, sources=(), memory_budget=None,
-             jit=False):
-    attach(sources)
-    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget, jit)
+             jit=False, complex_convention="autograd"):
+    attach_checked(sources)
+    return GradientFunction(f, wrt, preserve_result, kind, optimized, check_dims, memory_budget, jit,
+                            complex_convention)
+
+
+# --- complex gradients: autograd's and JAX's convention, or TensorFlow's -----------------------------
+# The generated code returns d/dRe - i d/dIm for a complex argument (autograd's and JAX's convention);
+# TensorFlow, and runtime's GradientTape, return its conjugate d/dRe + i d/dIm.  complex_convention="tf"
+# gives the latter, for code that moves between the halves (a complex seed or cotangent is read in the
+# same convention).
+
+def tf_convention(name):
+    if name not in ("autograd", "tf"):
+        raise ValueError(f"complex_convention={name!r}: pass 'autograd' (autograd's and JAX's, d/dRe - i d/dIm: "
+                         f"the default) or 'tf' (TensorFlow's and runtime's GradientTape, d/dRe + i d/dIm)")
+    return name == "tf"
+
+
+def conj_complex(x):
+    """``x`` with each complex array or number conjugated (tuples and lists item by item)."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(conj_complex(v) for v in x)
+    return np.conj(x) if np.iscomplexobj(x) else x
 
 
 def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verbose=0, memory_budget=None,
-         jit=False):
+         jit=False, complex_convention="autograd"):
     """The gradient of ``f`` as a function of the same arguments (plus an optional seed).
 
     Accepts Tangent's ``tangent.grad`` arguments with the same meaning:
@@ -154,16 +190,21 @@ def grad(f, wrt=0, optimized=True, preserve_result=False, check_dims=False, verb
     tuple of gradients.  ``memory_budget`` (bytes, or "512KB", "8MB", "1.5GB") checkpoints
     loops so what the gradient keeps for its adjoint stays within it (docs/transpiler/memory.md).
     ``jit=True`` compiles the gradient with numba (docs/transpiler/jit.md; needs ``pip install adjoin[jit]``).
+    ``complex_convention="tf"`` returns complex gradients as TensorFlow (and runtime's tape) does,
+    d/dRe + i d/dIm, instead of autograd's and JAX's d/dRe - i d/dIm.
     """
-    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget, jit)
+    g = GradientFunction(f, wrt, preserve_result, "grad", optimized, check_dims, memory_budget, jit,
+                         complex_convention)
     if verbose:
         tangent_compat.show_stages(g._generated(), verbose)
     return g
 
 
-def value_and_grad(f, wrt=0, verbose=0, memory_budget=None, jit=False):
-    """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep (``jit``: as for grad)."""
-    g = GradientFunction(f, wrt, False, "value_and_grad", memory_budget=memory_budget, jit=jit)
+def value_and_grad(f, wrt=0, verbose=0, memory_budget=None, jit=False, complex_convention="autograd"):
+    """``(value, gradient)`` of ``f`` from one primal and one adjoint sweep (``jit``, ``complex_convention``:
+    as for grad)."""
+    g = GradientFunction(f, wrt, False, "value_and_grad", memory_budget=memory_budget, jit=jit,
+                         complex_convention=complex_convention)
     if verbose:
         print(g.source, end="")
     return g
@@ -178,20 +219,24 @@ def jvp(f, primals, tangents, wrt=None):
     primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
     if wrt is None:
         wrt = f._wrt if isinstance(f, Differentiable) else tuple(range(len(primals)))
-    f, bound, wrt = _unbind(f, wrt)
+    f, bound, wrt = _unbind(f, wrt, "jvp")
     if bound is not None:
         primals = (bound,) + primals
     t, wrt, _, _ = star_wrt.resolve(_transformer(f), wrt, primals, {})
     return run_jvp(t, wrt, primals, tangents)
 
 
-def vjp(f, *args, wrt=0, memory_budget=None, **kwargs):
-    """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)."""
-    f, bound, wrt = _unbind(f, wrt)
+def vjp(f, *args, wrt=0, memory_budget=None, complex_convention="autograd", **kwargs):
+    """``(value, pullback)`` of ``f`` at ``args``; ``pullback(cotangent)`` gives the gradient(s)
+    (``complex_convention``: as for grad; the cotangent is read in the same convention)."""
+    tf = tf_convention(complex_convention)
+    f, bound, wrt = _unbind(f, wrt, "vjp")
     if bound is not None:
         args = (bound,) + args
     t, wrt, kwargs, regroup = star_wrt.resolve(_transformer(f), wrt, args, kwargs)
     value, pullback = split_vjp(t, wrt, args, kwargs, parse_budget(memory_budget))
+    if tf:
+        return value, lambda cotangent=None: conj_complex(regroup(pullback(conj_complex(cotangent))))
     return value, lambda cotangent=None: regroup(pullback(cotangent))
 
 
@@ -201,3 +246,20 @@ register_wrapper(GradientFunction,      # grad(g)(x) inside f: its generated cod
                  lambda g: (g.function, None) if g._kind == "grad" and not g._preserve else None)
 register_wrapper(_BoundDifferentiable, lambda b: (b._d._fn, b._self))
 register_wrapper(Differentiable, lambda d: plain_function(d._fn))
+
+
+# rules that differentiate a function the user passes in (odeint's right-hand side) ask the
+# transpiler through runtime.rules.callees: the function's own generated VJP / JVP
+def _callee_vjp(func, primals, wrt):
+    return vjp(func, *primals, wrt=wrt)
+
+
+def _callee_jvp(func, primals, tangents):
+    wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
+    if not wrt:
+        value = func(*primals)
+        return value, np.zeros(np.shape(value))
+    return jvp(func, primals, tuple(tangents[i] for i in wrt), wrt=wrt)
+
+
+callees.register("transpiler", vjp=_callee_vjp, jvp=_callee_jvp)

@@ -2,11 +2,14 @@
 
 import functools
 import inspect
+import sys
 
 from . import bridge, display, star_wrt
 from .frontend.source.pickled import attach, carried, importable
 from .modes.checkpoint_schedule import parse_budget
+from .core.same_code import same_code
 from .jit import require_numba
+from .targets import target
 from .variants import _key, run_jvp, split_vjp, transformer
 
 __all__ = ["differentiate", "Differentiable"]
@@ -15,12 +18,13 @@ __all__ = ["differentiate", "Differentiable"]
 class Differentiable:
     """A function with its generated gradient attached (what ``@differentiate`` returns)."""
 
-    def __init__(self, fn, wrt=0, mode="reverse", memory_budget=None, jit=False):
+    def __init__(self, fn, wrt=None, mode="reverse", memory_budget=None, jit=False):
         if mode not in ("reverse", "forward"):
             raise ValueError(f"mode={mode!r}: use mode='reverse' or mode='forward'")
         functools.update_wrapper(self, fn)
         self._fn = fn
-        self._wrt = wrt
+        self._given_wrt = wrt                 # None: the default, the first parameter
+        self._wrt = wrt = 0 if wrt is None else wrt
         self._mode = mode
         self._budget = parse_budget(memory_budget)
         if self._budget is not None and mode == "forward":
@@ -66,9 +70,13 @@ class Differentiable:
         return value, lambda cotangent=None: regroup(pullback(cotangent))
 
     def jvp(self, primals, tangents):
-        """Forward mode: ``(value, directional derivative)`` along ``tangents`` (one per wrt)."""
+        """Forward mode: ``(value, directional derivative)`` along ``tangents``: one per wrt
+        parameter, or -- when ``wrt`` was not given -- one per argument in ``primals``."""
         primals = tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
-        t, wrt, _, _ = star_wrt.resolve(self._t, self._wrt, primals, {})
+        wrt = self._wrt
+        if self._given_wrt is None and isinstance(tangents, (tuple, list)) and 1 < len(tangents) == len(primals):
+            wrt = tuple(range(len(primals)))          # f.jvp((x, y), (dx, dy)): along every argument
+        t, wrt, _, _ = star_wrt.resolve(self._t, wrt, primals, {})
         return run_jvp(t, wrt, primals, tangents)
 
     @property
@@ -103,9 +111,9 @@ class Differentiable:
         return _BoundDifferentiable(self, instance)
 
     def __reduce__(self):
-        if importable(self):
-            return self.__qualname__
-        return _rebuild_differentiable, (self._fn, self._wrt, self._mode, carried(self._t), self._budget,
+        if importable(self) or _in_main(self) and not _by_value():
+            return self.__qualname__          # found by name where it is unpickled (a process pool)
+        return _rebuild_differentiable, (self._fn, self._given_wrt, self._mode, carried(self._t), self._budget,
                                          self._jit)
 
     def __repr__(self):
@@ -142,18 +150,20 @@ class _BoundDifferentiable:
         self._d.show(*((self._self,) + args if args or kwargs else ()), **kwargs)
 
 
-def differentiate(fn=None, *, wrt=0, mode="reverse", memory_budget=None, jit=False):
+def differentiate(fn=None, *, wrt=None, mode="reverse", memory_budget=None, jit=False):
     """Decorator: attach a generated gradient to ``fn`` (``@differentiate`` or ``@differentiate(wrt=...)``).
 
+    ``wrt`` defaults to the first parameter (``f.jvp`` then also takes one tangent per argument).
     For a method, ``wrt`` counts ``self`` as parameter 0, so use ``wrt=1`` or a name.
     ``memory_budget`` (bytes, or a string such as "8MB") checkpoints loops to stay within it.
     ``jit=True`` compiles the gradient with numba (docs/transpiler/jit.md; needs ``pip install adjoin[jit]``).
     """
     if fn is None:
         return lambda f: differentiate(f, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)
+    fn = target(fn, "differentiate")
     if inspect.ismethod(fn) and inspect.isfunction(fn.__func__):
         # a bound method (model.__call__): wrt counts the visible parameters, self is fixed
-        return _BoundDifferentiable(Differentiable(fn.__func__, wrt=_past_self(wrt), mode=mode,
+        return _BoundDifferentiable(Differentiable(fn.__func__, wrt=_past_self(0 if wrt is None else wrt), mode=mode,
                                                    memory_budget=memory_budget, jit=jit), fn.__self__)
     return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)
 
@@ -165,6 +175,43 @@ def _past_self(wrt):
     return shifted if isinstance(wrt, (tuple, list)) else shifted[0]
 
 
+def _in_main(obj):
+    """Is ``obj`` the object its name finds in the running script (``__main__``)?"""
+    found = sys.modules.get("__main__")
+    for part in obj.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return getattr(obj, "__module__", None) == "__main__" and found is obj
+
+
+def _by_value():
+    """Is cloudpickle pickling this (it carries a script's functions by value, to processes that
+    have no script), rather than pickle (which finds them by name, as a process pool does)?"""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").partition(".")[0] == "cloudpickle":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def attach_checked(sources):
+    """Attach the source texts a pickle carried (frontend/carried.py) to the functions it names,
+    after checking each against the function's code: a function found by name (importable) is
+    read from its own file and never touched; a function carried by value whose text does not
+    compile to its code means the pickle was altered, and is refused."""
+    trusted = []
+    for fn, source in sources:
+        if not inspect.isfunction(fn) or importable(fn):
+            continue
+        filename, _, text = source
+        if not same_code(fn, text, filename):
+            raise ValueError(f"the source this pickle carries for {fn.__qualname__}() does not compile to the code "
+                             "it carries: the pickle was altered or mixes different versions of the function; "
+                             "refusing to differentiate it")
+        trusted.append((fn, source))
+    attach(trusted)
+
+
 def _rebuild_differentiable(fn, wrt, mode, sources, memory_budget=None, jit=False):
-    attach(sources)
+    attach_checked(sources)
     return Differentiable(fn, wrt=wrt, mode=mode, memory_budget=memory_budget, jit=jit)

@@ -26,6 +26,7 @@ from .modes.reverse import reverse
 from .modes import floats as _floats
 from .core.astutil import copy_ast
 from .core.stages import Later, Stages
+from .relocate import user_level
 
 __all__ = ["transform", "Generated"]
 
@@ -148,4 +149,4 @@ def _warn_zeros(fn, zeros):
     for _, message in zeros:
         if message not in seen:
             seen.add(message)
-            warnings.warn(ZeroGradientWarning(message), stacklevel=4)
+            warnings.warn(ZeroGradientWarning(message), stacklevel=user_level())

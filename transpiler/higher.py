@@ -20,12 +20,25 @@ import numpy as np
 from . import star_wrt
 from .analysis import signature
 from .api import GradientFunction, _transformer, _unbind, grad
+from .relocate import located
+from .variants import as_tangent, check_direction
+from .targets import target
 
 __all__ = ["hvp", "hessian", "jacobian", "Derived"]
 
 
 def _primals(primals):
-    return tuple(primals) if isinstance(primals, (tuple, list)) else (primals,)
+    """The arguments ``primals`` stands for: a tuple holds several, anything else (an array, a
+    list -- which numpy reads as an array) is the one argument."""
+    return primals if isinstance(primals, tuple) else (primals,)
+
+
+def _name(f):
+    return getattr(_fn(f), "__name__", "f")
+
+
+def _param(t, wrt):
+    return list(t.signature.parameters)[_index(t, wrt)]
 
 
 def _index(t, wrt):
@@ -106,6 +119,7 @@ def hvp(f, *primals_and_v, wrt=0):
     """
     if isinstance(wrt, (tuple, list)):
         raise TypeError("hvp differentiates with respect to one argument: pass wrt=int or name")
+    f = target(f, "hvp")
     _refuse_budget(f, "hvp")
     if star_wrt.targets_items(_transformer(f).fn, wrt):
         return _star_hvp(f, wrt, primals_and_v)
@@ -124,8 +138,14 @@ def hvp(f, *primals_and_v, wrt=0):
             t.check(gen, primals, {})
             if sig is not None:
                 checked.add(sig)
-        out = gen.function(*primals, **{gen.seed_name[0]: v})
-        return signature.cast_like(out, primals[_index(t, w)])
+        x = primals[_index(t, w)]
+        v = as_tangent(v)
+        check_direction(f"hvp of {_name(f)}", f"v (a direction for `{_param(t, w)}`)", f"`{_param(t, w)}`", x, v)
+        try:
+            out = gen.function(*primals, **{gen.seed_name[0]: v})
+        except Exception as e:
+            raise located(e)
+        return signature.cast_like(out, x)
 
     d = Derived("hvp", _fn(f), wrt, run, [lambda: _hvp_gen(f, wrt)[1].source])
     if not primals_and_v:
@@ -158,7 +178,9 @@ def hessian(f, wrt=0):
 
     Built from one forward-over-reverse Hessian-vector product per element of x.
     """
+    f = target(f, "hessian")
     _refuse_budget(f, "hessian")
+
     def run(*args):
         t, gen, bound, w = _hvp_parts(f, wrt)
         args = _with_self(bound, args)
@@ -169,7 +191,10 @@ def hessian(f, wrt=0):
         for k in range(x.size):
             e = np.zeros(x.size)
             e[k] = 1.0
-            cols.append(np.asarray(gen.function(*args, **{gen.seed_name[0]: e.reshape(x.shape)})))
+            try:
+                cols.append(np.asarray(gen.function(*args, **{gen.seed_name[0]: e.reshape(x.shape)})))
+            except Exception as exc:
+                raise located(exc)
         return np.stack(cols, axis=-1).reshape(x.shape + x.shape) if x.ndim else cols[0]
 
     return Derived("hessian", _fn(f), wrt, run, [lambda: _hvp_gen(f, wrt)[1].source])
@@ -194,32 +219,48 @@ def jacobian(f, wrt=0, mode="auto"):
         fwd = t.get(wrt_fn, False, mode="forward")
         t.check(fwd, args, {})
         m = mode
+        value = None
         if m == "auto":
-            out_size = np.size(t.fn(*args))
-            m = "forward" if x.size <= out_size else "reverse"
+            value = _one_array(f, t.fn(*args))
+            m = "forward" if x.size <= np.size(value) else "reverse"
         if m == "forward":
             cols, out = [], None
             for k in range(x.size):
                 e = np.zeros(x.size)
                 e[k] = 1.0
-                out, col = fwd.function(*args, **{fwd.seed_name[0]: e.reshape(x.shape)})
+                try:
+                    out, col = fwd.function(*args, **{fwd.seed_name[0]: e.reshape(x.shape)})
+                except Exception as exc:
+                    raise located(exc)
+                _one_array(f, out)
                 cols.append(np.asarray(col, dtype=float))
-            out_shape = np.shape(out) if out is not None else np.shape(t.fn(*args))
+            out_shape = np.shape(out) if out is not None else np.shape(_one_array(f, t.fn(*args)))
             return np.stack(cols, axis=-1).reshape(out_shape + x.shape)
         rev = t.get(wrt_fn, False)
-        out = np.asarray(t.fn(*args), dtype=float)
+        out = np.asarray(_one_array(f, t.fn(*args) if value is None else value), dtype=float)
         rows = []
         for k in range(out.size):
             e = np.zeros(out.size)
             e[k] = 1.0
             seed = e.reshape(out.shape) if out.ndim else 1.0
-            rows.append(np.asarray(rev.function(*args, **{rev.seed_name: seed}), dtype=float))
+            try:
+                rows.append(np.asarray(rev.function(*args, **{rev.seed_name: seed}), dtype=float))
+            except Exception as exc:
+                raise located(exc)
         return np.stack(rows).reshape(out.shape + x.shape)
 
     sources = [lambda: t.get(wrt_fn, False, mode="forward").source, lambda: t.get(wrt_fn, False).source]
     if mode == "reverse":
         sources.reverse()
     return Derived("jacobian", _fn(f), wrt, run, sources)
+
+
+def _one_array(f, value):
+    """``value`` when it is one array or number: a Jacobian has one output."""
+    if isinstance(value, (tuple, list, dict)):
+        raise TypeError(f"jacobian of {_name(f)}: it returns a {type(value).__name__}, and a Jacobian needs one "
+                        "array or number as the output; take the Jacobian of a function returning one item")
+    return value
 
 
 def _fn(f):

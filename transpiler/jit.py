@@ -16,19 +16,20 @@ function is kept on its variant, so a process compiles each variant once.
 
 import ast
 import re
-import sys
 import types
 import warnings
 import weakref
 
 import numpy as np
 
-from .backend.codegen import compile_function, to_source
+from .backend.codegen import compile_function, free_names, to_source
 from .backend.release import without_releases
 from .core.astutil import copy_ast
-from .core.ir import COMMENT
+from .core.ir import MISSING
+from .core.once import GENERATING
 from .frontend.control import blocks
 from .modes import floats as _floats
+from .relocate import user_level, user_line
 
 __all__ = ["JitFallbackWarning", "require_numba", "jitted", "view"]
 
@@ -59,7 +60,10 @@ def jitted(gen):
     """The variant ``gen`` (a ``Generated``) as a callable that runs it compiled with numba."""
     run = getattr(gen, "_jitted", None)
     if run is None:
-        run = gen._jitted = _Jitted(gen)
+        with GENERATING:          # one _Jitted per variant, whichever thread asks first
+            run = getattr(gen, "_jitted", None)
+            if run is None:
+                run = gen._jitted = _Jitted(gen)
     return run
 
 
@@ -86,15 +90,14 @@ class _Jitted:
         self.gen = gen
         self.errors = (numba.core.errors.NumbaError,)
         node = numba_ready(copy_ast(gen.node), gen.ctx.resolve)
-        self.code = to_source(node)
-        self.node = node
         # the variant's context, plus the in-place add numba_ready may call
         ctx = types.SimpleNamespace(injected={**gen.ctx.injected, ADD_INTO: add_into}, parsed=gen.ctx.parsed)
-        plain = compile_function(node, self.code, ctx)
-        self.filename = plain.__code__.co_filename
-        # boundscheck: an index out of range raises IndexError, as in Python, instead of reading past the end
-        self.dispatcher = numba.njit(plain, boundscheck=True)
-        self.compiled = blocks.guard(self.dispatcher, gen.ctx)
+        values, entry = _shared(numba, node, ctx)
+        self.node, self.code, self.filename, self.dispatcher = entry
+        run = self.dispatcher
+        if values:
+            run = lambda *args, **kwargs: self.dispatcher(*values, *args, **kwargs)   # noqa: E731
+        self.compiled = blocks.guard(run, gen.ctx)
         self.failed = False
 
     def __call__(self, *args, **kwargs):
@@ -116,7 +119,7 @@ class _Jitted:
             seen.add(where)
             warnings.warn(JitFallbackWarning(
                 f"jit=True: numba cannot compile the gradient of {self._name()} ({where}); it runs "
-                f"as plain numpy instead. numba says: {_first_line(error)}"), stacklevel=_user_level())
+                f"as plain numpy instead. numba says: {_first_line(error)}"), stacklevel=user_level())
 
     def _name(self):
         return f"{self.gen.ctx.parsed.name}()"
@@ -130,53 +133,60 @@ class _Jitted:
         if not found:
             return fallback
         line = found[-1] - 1                       # compile_function wraps the source in one def line
-        user = _user_line(self.node, self.code, line, parsed)
+        user = user_line(self.node, self.code, line, parsed)
         if user is None:
             return fallback
         return f"{parsed.filename}, line {user}: {parsed.line(user).strip()}"
 
 
-def _user_line(node, code, line, parsed):
-    """The user's line behind line ``line`` of ``code`` (printed from ``node``): a statement of
-    the primal sweep keeps its user line number; one of the adjoint sweep follows the nearest
-    ``# grad of:`` comment above it, whose text is the user's statement."""
-    mine = [s for s in ast.walk(node) if isinstance(s, ast.stmt) and not isinstance(s, ast.FunctionDef)
-            and not _is_comment(s)]
-    printed = [s for s in ast.walk(ast.parse(code).body[0]) if isinstance(s, ast.stmt)
-               and not isinstance(s, ast.FunctionDef)]
-    if len(mine) == len(printed):
-        for ours, theirs in zip(mine, printed):
-            if theirs.lineno == line and getattr(ours, "lineno", node.lineno) != node.lineno:
-                return ours.lineno
-    text = code.splitlines()
-    for k in range(min(line, len(text)) - 1, -1, -1):
-        stripped = text[k].strip()
-        if stripped.startswith("# grad of: "):
-            first = stripped[len("# grad of: "):].strip()
-            for number, user in sorted(parsed.lines.items()):
-                if user.strip() == first:
-                    return number
-            return None
-    return None
+_SHARED = {}
+"""(generated code, the objects its other free names stand for) -> (node, code, file name, numba
+dispatcher).  numba never frees the machine code it compiles, so a compilation per function would
+keep memory for good (about 3 MB each: a closure made in a loop would grow without bound).
+Functions whose gradients read the same code -- closures of one ``def``, above all -- share one
+compilation, their free numbers and arrays passed as leading arguments instead of frozen in."""
 
 
-def _is_comment(s):
-    return isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and \
-        isinstance(s.value.value, str) and s.value.value.startswith(COMMENT)
+def _data(value):
+    return isinstance(value, (bool, int, float, complex, np.number, np.bool_)) or \
+        isinstance(value, np.ndarray) and value.dtype.kind in "biufc"
+
+
+def _shared(numba, node, ctx):
+    """``(values to pass first, (node, code, file name, dispatcher))`` for the variant ``node``."""
+    scope = ctx.parsed.scope
+    free = free_names(node)
+    found = {}
+    for name in free:
+        value = ctx.injected[name] if name in ctx.injected else scope.lookup(name)
+        if value is not MISSING:
+            found[name] = value
+    data = [n for n in free if n in found and _data(found[n])]
+    args = node.args
+    if args.vararg is not None or args.kwarg is not None or args.kwonlyargs or args.posonlyargs:
+        data = []                    # (leading parameters would not fit this signature)
+    node = copy_ast(node)
+    node.args.args = [ast.arg(n) for n in data] + node.args.args
+    code = to_source(node)
+    others = tuple((n, id(found[n])) for n in free if n in found and n not in data)
+    key = (code, others, ctx.parsed.filename, node.lineno)
+    entry = _SHARED.get(key)
+    if entry is None:
+        with GENERATING:
+            entry = _SHARED.get(key)
+            if entry is None:
+                bind = types.SimpleNamespace(injected={n: found[n] for n, _ in others}, parsed=ctx.parsed)
+                plain = compile_function(node, code, bind)
+                # boundscheck: an index out of range raises IndexError, as in Python, not a read past the end
+                entry = _SHARED[key] = (node, code, plain.__code__.co_filename, numba.njit(plain, boundscheck=True),
+                                        [found[n] for n, _ in others])      # (what the ids in the key stand for)
+    return tuple(found[n] for n in data), entry[:4]
 
 
 def _first_line(error):
     lines = [ln for ln in str(error).splitlines() if ln.strip()]
     return lines[1].strip() if len(lines) > 1 and lines[0].startswith("Failed in") else \
         (lines[0].strip() if lines else type(error).__name__)
-
-
-def _user_level():
-    """The stack level of the user's call: the first frame outside this package."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "transpiler":
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 # --- the rewrite ------------------------------------------------------------------------------
@@ -284,11 +294,17 @@ def _twins(numba):
     type exactly; other cases bail out (the call reruns as plain numpy).  Once per process."""
     if _DONE:
         return
-    _DONE.append(True)
+    with GENERATING:
+        if not _DONE:
+            _teach(numba)
+            _DONE.append(True)
+
+
+def _teach(numba):
     import numpy as np
     from numba import types as nt
     from numba.extending import overload
-    from runtime.rules.containers import zero_grad
+    from runtime.rules.containers import ones_tree, zero_grad
     from runtime.rules.inplace import add_at
     from runtime.rules.reductions import tie_mask
     from runtime.rules.support import expand_reduced, unbroadcast
@@ -302,6 +318,13 @@ def _twins(numba):
             return lambda x: np.zeros_like(x)
         if number(x):
             return lambda x: 0.0
+
+    @overload(ones_tree)
+    def _ones_tree(x):
+        if isinstance(x, nt.Array):
+            return lambda x: np.ones_like(x)
+        if number(x):
+            return lambda x: 1.0
 
     @overload(unbroadcast)
     def _unbroadcast(g, x):

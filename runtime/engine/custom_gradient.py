@@ -18,7 +18,7 @@ from . import nest
 from ..rules.registry import Alias, Rule, add_alias_hook, define, primitive
 from .tape import _flat_items as _flat, tf_convention
 from .recording import _state
-from .tensor import Tensor, _TensorBase, _wrap, constant
+from .tensor import _TensorBase, _wrap, constant
 from .variable import Variable
 
 __all__ = ["custom_gradient", "recompute_grad"]

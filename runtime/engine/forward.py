@@ -15,7 +15,6 @@ from .recording import _state
 from .tape import UnconnectedGradients, _unconnected_mode
 from .tape import _flat_items as _flat
 from .tensor import Tensor, _TensorBase, _wrap, constant
-from .variable import Variable
 
 __all__ = ["ForwardAccumulator"]
 
@@ -69,6 +68,11 @@ class ForwardAccumulator:
             entry = self._tangents.get(id(p))
             if entry is not None and entry[0] is p:
                 return entry[1]
+            if not isinstance(p, _TensorBase):
+                raise TypeError(
+                    f"ForwardAccumulator.jvp takes tensors (or nested structures of them), not "
+                    f"{type(p).__name__} {p!r}: pass the tensor computed under the accumulator; a number or "
+                    f"numpy value made from it (float(t), t.numpy()) carries no tangent")
             if mode is UnconnectedGradients.ZERO:
                 return _wrap(np.zeros(np.shape(p._value), dtype=p._value.dtype))
             return None

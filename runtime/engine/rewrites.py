@@ -1,6 +1,6 @@
 """Rewrites of numpy calls on tensors that the tape cannot record as they are: ``np.split`` and
 its family become slices, ``np.einsum``'s sublist form its subscripts string, ``np.atleast_1d(a, b)``
-one call per array, ``np.where(c)`` ``np.nonzero(c)``, ``np.full(shape, t, like=t)`` a broadcast of
+one call per array, ``np.where(c)`` ``np.nonzero(c)``, ``np.frexp`` an ``np.ldexp``, ``np.full(shape, t, like=t)`` a broadcast of
 ``t``; ``np.copyto`` of a recorded tensor is refused.  ``protocol`` looks calls up in ``REWRITES``
 and ``UFUNC_REWRITES``.
 """
@@ -115,9 +115,16 @@ REWRITES = {
 if hasattr(np, "unstack"):
     REWRITES[np.unstack] = _unstack
 
+def _frexp(x):
+    """np.frexp on a tensor: the mantissa is x scaled by 2**-e, e (an integer) read off its value."""
+    exponent = np.frexp(_unwrap(x))[1]
+    return np.ldexp(x, -exponent), np.zeros_like(x, dtype=exponent.dtype) + exponent
+
+
 # ufuncs with two results: each result recorded on its own
 UFUNC_REWRITES = {
     np.modf: lambda x: (np.subtract(x, np.trunc(x)), np.trunc(x)),
     np.divmod: lambda x, y: (np.floor_divide(x, y), np.mod(x, y)),
+    np.frexp: _frexp,
 }
 

@@ -115,6 +115,44 @@ def _rbinary(fn, x, y):
     return apply(fn, (_coerce(y, x), x))
 
 
+# Operators (``x + y``) call _operator / _roperator: TF's rules (_binary), or numpy's promotion once
+# numpy_promotion(True) (tf.experimental.numpy.experimental_enable_numpy_behavior) swaps them; tf.add
+# and the other functions keep TF's rules, as in TF.
+_operator, _roperator = _binary, _rbinary
+
+
+def _numpy_promoted(x, y):
+    """``x`` and ``y`` cast (a recorded cast for a tensor) to numpy's result dtype for ``x (op) y``
+    (Python numbers weak, as numpy 2 and TF's numpy behaviour have them)."""
+    yv = y._value if isinstance(y, _TensorBase) else y
+    try:
+        want = np.result_type(x._value, np.asarray(yv) if type(yv) in (list, tuple) else yv)
+    except TypeError:
+        return x, y
+    from ..rules.shape import cast         # (the shape family loads on first use)
+    if x._value.dtype != want:
+        x = apply(cast, (x, want))
+    if isinstance(y, _TensorBase) and yv.dtype != want:
+        y = apply(cast, (y, want))
+    elif isinstance(y, (np.ndarray, np.generic)) and y.dtype != want:
+        y = y.astype(want)
+    return x, y
+
+
+def _promoting(fn, x, y):
+    return _binary(fn, *_numpy_promoted(x, y))
+
+
+def _rpromoting(fn, x, y):
+    return _rbinary(fn, *_numpy_promoted(x, y))
+
+
+def numpy_promotion(on):
+    """Operators on tensors promote dtypes as numpy does (``on``) or refuse to mix them, as TF does."""
+    global _operator, _roperator
+    _operator, _roperator = (_promoting, _rpromoting) if on else (_binary, _rbinary)
+
+
 def _coerce(value, like):
     """A non-tensor operand converted to ``like``'s dtype (TF converts Python numbers that way)."""
     want = like._value.dtype
@@ -287,43 +325,43 @@ class _TensorBase:
         return _Reference(self)
 
     # arithmetic
-    def __add__(self, o): return _binary(np.add, self, o)
-    def __radd__(self, o): return _rbinary(np.add, self, o)
-    def __sub__(self, o): return _binary(np.subtract, self, o)
-    def __rsub__(self, o): return _rbinary(np.subtract, self, o)
-    def __mul__(self, o): return _binary(np.multiply, self, o)
-    def __rmul__(self, o): return _rbinary(np.multiply, self, o)
-    def __truediv__(self, o): return _binary(np.true_divide, self, o)
-    def __rtruediv__(self, o): return _rbinary(np.true_divide, self, o)
-    def __floordiv__(self, o): return _binary(np.floor_divide, self, o)
-    def __rfloordiv__(self, o): return _rbinary(np.floor_divide, self, o)
-    def __mod__(self, o): return _binary(np.mod, self, o)
-    def __rmod__(self, o): return _rbinary(np.mod, self, o)
-    def __pow__(self, o): return _binary(np.power, self, o)
-    def __rpow__(self, o): return _rbinary(np.power, self, o)
-    def __matmul__(self, o): return _binary(np.matmul, self, o)
-    def __rmatmul__(self, o): return _rbinary(np.matmul, self, o)
+    def __add__(self, o): return _operator(np.add, self, o)
+    def __radd__(self, o): return _roperator(np.add, self, o)
+    def __sub__(self, o): return _operator(np.subtract, self, o)
+    def __rsub__(self, o): return _roperator(np.subtract, self, o)
+    def __mul__(self, o): return _operator(np.multiply, self, o)
+    def __rmul__(self, o): return _roperator(np.multiply, self, o)
+    def __truediv__(self, o): return _operator(np.true_divide, self, o)
+    def __rtruediv__(self, o): return _roperator(np.true_divide, self, o)
+    def __floordiv__(self, o): return _operator(np.floor_divide, self, o)
+    def __rfloordiv__(self, o): return _roperator(np.floor_divide, self, o)
+    def __mod__(self, o): return _operator(np.mod, self, o)
+    def __rmod__(self, o): return _roperator(np.mod, self, o)
+    def __pow__(self, o): return _operator(np.power, self, o)
+    def __rpow__(self, o): return _roperator(np.power, self, o)
+    def __matmul__(self, o): return _operator(np.matmul, self, o)
+    def __rmatmul__(self, o): return _roperator(np.matmul, self, o)
     def __neg__(self): return apply(np.negative, (self,))
     def __pos__(self): return self
     def __abs__(self): return apply(np.abs, (self,))
     def __invert__(self): return apply(np.invert, (self,))
-    def __and__(self, o): return _binary(np.logical_and if self._value.dtype == np.bool_ else np.bitwise_and, self, o)
-    def __rand__(self, o): return _rbinary(np.logical_and if self._value.dtype == np.bool_ else np.bitwise_and, self, o)
-    def __or__(self, o): return _binary(np.logical_or if self._value.dtype == np.bool_ else np.bitwise_or, self, o)
-    def __ror__(self, o): return _rbinary(np.logical_or if self._value.dtype == np.bool_ else np.bitwise_or, self, o)
-    def __xor__(self, o): return _binary(np.logical_xor if self._value.dtype == np.bool_ else np.bitwise_xor, self, o)
+    def __and__(self, o): return _operator(np.logical_and if self._value.dtype == np.bool_ else np.bitwise_and, self, o)
+    def __rand__(self, o): return _roperator(np.logical_and if self._value.dtype == np.bool_ else np.bitwise_and, self, o)
+    def __or__(self, o): return _operator(np.logical_or if self._value.dtype == np.bool_ else np.bitwise_or, self, o)
+    def __ror__(self, o): return _roperator(np.logical_or if self._value.dtype == np.bool_ else np.bitwise_or, self, o)
+    def __xor__(self, o): return _operator(np.logical_xor if self._value.dtype == np.bool_ else np.bitwise_xor, self, o)
 
     # comparisons are elementwise, as in TF 2
-    def __lt__(self, o): return _binary(np.less, self, o)
-    def __le__(self, o): return _binary(np.less_equal, self, o)
-    def __gt__(self, o): return _binary(np.greater, self, o)
-    def __ge__(self, o): return _binary(np.greater_equal, self, o)
+    def __lt__(self, o): return _operator(np.less, self, o)
+    def __le__(self, o): return _operator(np.less_equal, self, o)
+    def __gt__(self, o): return _operator(np.greater, self, o)
+    def __ge__(self, o): return _operator(np.greater_equal, self, o)
 
     def __eq__(self, o):
         if o is None:
             return False
         try:
-            return _binary(np.equal, self, o)
+            return _operator(np.equal, self, o)
         except (TypeError, errors.InvalidArgumentError):
             return False
 
@@ -331,7 +369,7 @@ class _TensorBase:
         if o is None:
             return True
         try:
-            return _binary(np.not_equal, self, o)
+            return _operator(np.not_equal, self, o)
         except (TypeError, errors.InvalidArgumentError):
             return True
 
@@ -368,6 +406,13 @@ class _Reference:
         return isinstance(other, _Reference) and other._obj is self._obj
 
 
+NDARRAY_METHODS = frozenset((
+    "reshape", "ravel", "flatten", "transpose", "astype", "clip", "max", "min", "mean", "size", "data", "tolist",
+    "sum", "prod", "std", "var", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "dot", "squeeze",
+    "repeat", "swapaxes", "diagonal", "trace", "take", "round", "conj", "conjugate", "item", "real", "imag"))
+"""ndarray methods that numpy code calls on arrays: named in a tensor's AttributeError."""
+
+
 class Tensor(_TensorBase):
     """An immutable value on which operations are recorded by active GradientTapes."""
 
@@ -384,6 +429,14 @@ class Tensor(_TensorBase):
 
     def __reduce__(self):
         return (constant, (self._value,))
+
+    def __getattr__(self, name):            # (only for names a tensor lacks)
+        if name in NDARRAY_METHODS:
+            raise AttributeError(
+                f"{type(self).__name__} object has no attribute {name!r}: tensors have ndarray methods only "
+                f"after tf.experimental.numpy.experimental_enable_numpy_behavior() (as in TF); or call "
+                f"the numpy function on the tensor, np.{name}(t, ...)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __copy__(self):
         return self

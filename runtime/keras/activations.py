@@ -89,6 +89,75 @@ def silu(x):
 swish = silu
 
 
+def relu6(x):
+    return _nn().relu6(_t(x))
+
+
+def gelu(x, approximate=False):
+    return _nn().gelu(_t(x), approximate=approximate)
+
+
+# The rest as Keras 3 composes them from TF ops, so values and gradients at their kinks are TF's
+# (tf.maximum's tie to its first argument, tf.where's selected branch, relu6's open interval).
+
+def _tf():
+    from ..ops import math_ops
+    return math_ops
+
+
+def hard_sigmoid(x):
+    return _nn().relu6(_t(x) + 3.0) / 6.0
+
+
+def hard_silu(x):
+    x = _t(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def hard_tanh(x):
+    return _tf().clip_by_value(_t(x), -1.0, 1.0)
+
+
+def mish(x):
+    x = _t(x)
+    return x * np.tanh(softplus(x))
+
+
+def celu(x, alpha=1.0):
+    x, m = _t(x), _tf()
+    return m.maximum(x, 0.0) + alpha * np.expm1(m.minimum(x, 0.0) / alpha)
+
+
+def glu(x, axis=-1):
+    x = _t(x)
+    if x.shape[axis] % 2:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={tuple(x.shape)} with axis={axis}")
+    a, b = _tf().split(x, 2, axis=axis)
+    return a * _prim.sigmoid(b)
+
+
+def hard_shrink(x, threshold=0.5):
+    x, m = _t(x), _tf()
+    return m.where(m.abs(x) > threshold, x, m.zeros_like(x))
+
+
+def soft_shrink(x, threshold=0.5):
+    x, m = _t(x), _tf()
+    return m.where(x > threshold, x - threshold, m.where(x < -threshold, x + threshold, m.zeros_like(x)))
+
+
+def tanh_shrink(x):
+    x = _t(x)
+    return x - np.tanh(x)
+
+
+def log_sigmoid(x):
+    return -_prim.softplus(-_t(x))
+
+
 def log_softmax(x, axis=-1):
     x = _t(x)
     return x - _prim.logsumexp(x, axis=axis, keepdims=True)
@@ -99,8 +168,11 @@ def softmax(x, axis=-1):
 
 
 _BY_NAME = {f.__name__: f for f in (linear, relu, leaky_relu, sigmoid, tanh, softplus, softsign,
-                                     exponential, elu, selu, silu, softmax, log_softmax)}
+                                     exponential, elu, selu, silu, softmax, log_softmax, relu6, gelu,
+                                     hard_sigmoid, hard_silu, hard_tanh, mish, celu, glu, hard_shrink,
+                                     soft_shrink, tanh_shrink, log_sigmoid)}
 _BY_NAME["swish"] = silu
+_BY_NAME["hard_swish"] = hard_silu
 
 
 def get(identifier):

@@ -17,7 +17,8 @@ from ..engine.shapes import TensorShape
 from ..engine.tensor import _TensorBase, constant
 from ..engine.variable import Variable
 
-__all__ = ["Layer", "InputLayer", "Input", "KerasTensor", "Dense", "Flatten", "Reshape", "Dropout", "Activation"]
+__all__ = ["Layer", "InputLayer", "Input", "KerasTensor", "Dense", "Flatten", "Reshape", "Dropout", "Activation",
+           "ReLU", "LeakyReLU", "ELU", "PReLU", "Softmax"]
 
 
 # --- symbolic tensors ------------------------------------------------------------------
@@ -551,6 +552,110 @@ class Activation(Layer):
         return tuple(input_shape)
 
 
-class ReLU(Activation):
-    def __init__(self, **kwargs):
-        super().__init__("relu", **kwargs)
+class ReLU(Layer):
+    """Keras 3's ReLU layer: ``activations.relu(x, negative_slope, max_value, threshold)``."""
+
+    def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
+        super().__init__(**kwargs)
+        for what, value in (("max_value", max_value), ("negative_slope", negative_slope), ("threshold", threshold)):
+            if (value is None and what != "max_value") or (value is not None and value < 0.0):
+                raise ValueError(f"{what} of a ReLU layer cannot be None or a negative value. "
+                                 f"Received: {what}={value}")
+        self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, threshold
+
+    def call(self, inputs):
+        return activations.relu(inputs, negative_slope=self.negative_slope, max_value=self.max_value,
+                                threshold=self.threshold)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "max_value": self.max_value, "negative_slope": self.negative_slope,
+                "threshold": self.threshold}
+
+
+class LeakyReLU(Layer):
+    def __init__(self, negative_slope=0.3, **kwargs):
+        if "alpha" in kwargs:                          # Keras 2's name
+            negative_slope = kwargs.pop("alpha")
+        super().__init__(**kwargs)
+        if negative_slope is None or negative_slope < 0:
+            raise ValueError(f"The negative_slope value of a Leaky ReLU layer cannot be None or negative "
+                             f"value. Expected a float. Received: negative_slope={negative_slope}")
+        self.negative_slope = negative_slope
+
+    def call(self, inputs):
+        return activations.leaky_relu(inputs, negative_slope=self.negative_slope)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "negative_slope": self.negative_slope}
+
+
+class ELU(Layer):
+    def __init__(self, alpha=1.0, **kwargs):
+        super().__init__(**kwargs)
+        self.alpha = alpha
+
+    def call(self, inputs):
+        return activations.elu(inputs, alpha=self.alpha)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+
+class PReLU(Layer):
+    """relu(x) - alpha * relu(-x) with a trained ``alpha`` per input unit (shared along ``shared_axes``)."""
+
+    def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.alpha_initializer = initializers.get(alpha_initializer)
+        self.alpha_regularizer = regularizers.get(alpha_regularizer)
+        self.shared_axes = None if shared_axes is None else list(shared_axes) if isinstance(
+            shared_axes, (list, tuple)) else [shared_axes]
+        self.alpha = None
+
+    def build(self, input_shape):
+        shape = list(input_shape[1:])
+        for i in self.shared_axes or ():
+            shape[i - 1] = 1
+        self.alpha = self.add_weight(shape=shape, name="alpha", initializer=self.alpha_initializer,
+                                     regularizer=self.alpha_regularizer)
+        self.built = True
+
+    def call(self, inputs):
+        return activations.relu(inputs) - self.alpha * activations.relu(-inputs)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+
+class Softmax(Layer):
+    """softmax over ``axis`` (a tuple: over all of them); masked positions get a large negative logit."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def call(self, inputs, mask=None):
+        if mask is not None:
+            keep = np.asarray(backend.to_numpy(mask))
+            keep = keep if keep.dtype == bool else keep > 0.5
+            big = -1e9 if inputs._value.dtype != np.float16 else -3e4
+            inputs = np.where(keep, inputs, np.asarray(big, dtype=inputs._value.dtype))
+        if isinstance(self.axis, (tuple, list)):
+            from ..rules import activations as prims
+            out = np.exp(inputs - prims.logsumexp(inputs, axis=tuple(self.axis), keepdims=True))
+        else:
+            out = activations.softmax(inputs, axis=self.axis)
+        return out if mask is None else np.where(keep, out, np.zeros_like(out))   # (a fully masked axis: 0)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}

@@ -125,8 +125,121 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     return out
 
 
+def _tf():
+    from ..ops import math_ops
+    return math_ops
+
+
+# The losses below as Keras 3 writes them with TF ops, so their gradients at kinks and clipped
+# bounds are TF's (tf.maximum's tie to its first argument, clip_by_value passing the gradient at its
+# bounds).
+
+def _hinge_labels(y_true):
+    """Binary 0/1 labels as -1/1 (other labels unchanged)."""
+    values = np.asarray(backend.to_numpy(y_true))
+    return 2.0 * y_true - 1.0 if np.all((values == 0) | (values == 1)) else y_true
+
+
+def hinge(y_true, y_pred):
+    y_pred = _pred(y_pred)
+    y_true = _hinge_labels(_true(y_true, y_pred))
+    return np.mean(_tf().maximum(1.0 - y_true * y_pred, 0.0), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    y_pred = _pred(y_pred)
+    y_true = _hinge_labels(_true(y_true, y_pred))
+    return np.mean(np.square(_tf().maximum(1.0 - y_true * y_pred, 0.0)), axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    y_pred = _pred(y_pred)
+    y_true = _true(y_true, y_pred)
+    pos = np.sum(y_true * y_pred, axis=-1)
+    neg = _tf().reduce_max((1.0 - y_true) * y_pred, axis=-1)
+    return _tf().maximum(neg - pos + 1.0, 0.0)
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    diff = np.abs((y_true - y_pred) / _tf().maximum(np.abs(y_true), _EPS))
+    return 100.0 * np.mean(diff, axis=-1)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    first = np.log(_tf().maximum(y_pred, _EPS) + 1.0)
+    second = np.log(_tf().maximum(y_true, _EPS) + 1.0)
+    return np.mean(np.square(first - second), axis=-1)
+
+
+def log_cosh(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    x = y_pred - y_true
+    return np.mean(x + _prim.softplus(x * -2.0) - np.log(2.0).astype(x._value.dtype), axis=-1)
+
+
+def kl_divergence(y_true, y_pred):
+    y_pred = _pred(y_pred)
+    y_true = _true(y_true, y_pred)
+    y_true = _tf().clip_by_value(y_true, _EPS, 1.0)
+    y_pred = _tf().clip_by_value(y_pred, _EPS, 1.0)
+    return np.sum(y_true * np.log(y_true / y_pred), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    y_pred = _pred(y_pred)
+    y_true = _true(y_true, y_pred)
+    return np.mean(y_pred - y_true * np.log(y_pred + _EPS), axis=-1)
+
+
+def _l2_normalize(x, axis):
+    """x / max(|x|, eps) along ``axis``, as Keras writes it: x * min(rsqrt(sum(x**2)), 1 / eps)."""
+    inv = _tf().minimum(1.0 / np.sqrt(np.sum(np.square(x), axis=axis, keepdims=True)), 1.0 / _EPS)
+    return x * inv
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return -np.sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
+
+
+def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0,
+                              from_logits=False, label_smoothing=0.0, axis=-1):
+    y_pred = _pred(y_pred)
+    y_true = _true(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        y_pred = _prim.sigmoid(y_pred)
+    p = _tf().clip_by_value(y_pred, _EPS, 1.0 - _EPS)
+    bce = -(y_true * np.log(p) + (1.0 - y_true) * np.log(1.0 - p))
+    p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
+    focal = np.power(1.0 - p_t, gamma) * bce
+    if apply_class_balancing:
+        focal = (y_true * alpha + (1.0 - y_true) * (1.0 - alpha)) * focal
+    return np.mean(focal, axis=axis)
+
+
+def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0,
+                                   axis=-1):
+    y_pred = _pred(y_pred)
+    y_true = _true(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true.shape[-1]
+    if from_logits:
+        y_pred = np.exp(y_pred - _prim.logsumexp(y_pred, axis=axis, keepdims=True))
+    output = _tf().clip_by_value(y_pred / np.sum(y_pred, axis=axis, keepdims=True), _EPS, 1.0 - _EPS)
+    focal = np.power(1.0 - output, gamma) * alpha * (-y_true * np.log(output))
+    return np.sum(focal, axis=axis)
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kl_divergence
+logcosh = log_cosh
 
 
 # --- Loss classes ----------------------------------------------------------------------
@@ -224,12 +337,78 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
                          from_logits=from_logits, ignore_class=ignore_class)
 
 
+class Hinge(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="hinge", dtype=None):
+        super().__init__(hinge, reduction=reduction, name=name, dtype=dtype)
+
+
+class SquaredHinge(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="squared_hinge", dtype=None):
+        super().__init__(squared_hinge, reduction=reduction, name=name, dtype=dtype)
+
+
+class CategoricalHinge(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="categorical_hinge", dtype=None):
+        super().__init__(categorical_hinge, reduction=reduction, name=name, dtype=dtype)
+
+
+class MeanAbsolutePercentageError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_percentage_error", dtype=None):
+        super().__init__(mean_absolute_percentage_error, reduction=reduction, name=name, dtype=dtype)
+
+
+class MeanSquaredLogarithmicError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_logarithmic_error", dtype=None):
+        super().__init__(mean_squared_logarithmic_error, reduction=reduction, name=name, dtype=dtype)
+
+
+class LogCosh(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="log_cosh", dtype=None):
+        super().__init__(log_cosh, reduction=reduction, name=name, dtype=dtype)
+
+
+class KLDivergence(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="kl_divergence", dtype=None):
+        super().__init__(kl_divergence, reduction=reduction, name=name, dtype=dtype)
+
+
+class Poisson(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="poisson", dtype=None):
+        super().__init__(poisson, reduction=reduction, name=name, dtype=dtype)
+
+
+class CosineSimilarity(LossFunctionWrapper):
+    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity", dtype=None):
+        super().__init__(cosine_similarity, reduction=reduction, name=name, dtype=dtype, axis=axis)
+
+
+class BinaryFocalCrossentropy(LossFunctionWrapper):
+    def __init__(self, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0,
+                 axis=-1, reduction="sum_over_batch_size", name="binary_focal_crossentropy", dtype=None):
+        super().__init__(binary_focal_crossentropy, reduction=reduction, name=name, dtype=dtype,
+                         apply_class_balancing=apply_class_balancing, alpha=alpha, gamma=gamma,
+                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+
+
+class CategoricalFocalCrossentropy(LossFunctionWrapper):
+    def __init__(self, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="categorical_focal_crossentropy", dtype=None):
+        super().__init__(categorical_focal_crossentropy, reduction=reduction, name=name, dtype=dtype, alpha=alpha,
+                         gamma=gamma, from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+
+
 _BY_NAME = {
     "mean_squared_error": mean_squared_error, "mse": mean_squared_error, "MSE": mean_squared_error,
     "mean_absolute_error": mean_absolute_error, "mae": mean_absolute_error, "MAE": mean_absolute_error,
     "huber": huber, "huber_loss": huber, "binary_crossentropy": binary_crossentropy,
     "categorical_crossentropy": categorical_crossentropy,
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+    **{f.__name__: f for f in (hinge, squared_hinge, categorical_hinge, mean_absolute_percentage_error,
+                               mean_squared_logarithmic_error, log_cosh, kl_divergence, poisson, cosine_similarity,
+                               binary_focal_crossentropy, categorical_focal_crossentropy)},
+    "mape": mean_absolute_percentage_error, "MAPE": mean_absolute_percentage_error,
+    "msle": mean_squared_logarithmic_error, "MSLE": mean_squared_logarithmic_error,
+    "kld": kl_divergence, "KLD": kl_divergence, "logcosh": log_cosh,
 }
 
 

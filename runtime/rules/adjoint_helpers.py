@@ -28,7 +28,7 @@ from .forms import jvp_like, linear
 from .registry import define, lookup, nondifferentiable
 from .support import (axis_index, broadcast_like, dtype_of, expand_reduced, inverse_permutation, item_array,
                       items_like, keepdims_shape, normalize_axes, reduced_size, shape_of, split_like,
-                      unbroadcast, unstack, value_of)
+                      sublist_subscripts, unbroadcast, unstack, value_of)
 from .tuples import item_seed
 
 __all__ = ["sum_like"]
@@ -130,7 +130,7 @@ define(items_like, vjp=(items_like_vjp, None), jvp=(items_like_jvp, None))
 define(split_like_vjp, vjp=(split_like_vjp_vjp, None), jvp=(split_like_vjp_jvp, None))
 define(unstack_vjp, vjp=(unstack_vjp_vjp, None), jvp=(unstack_vjp_jvp, None))
 nondifferentiable(shape_of, reduced_size, axis_index, keepdims_shape, normalize_axes, inverse_permutation,
-                  dtype_of, value_of)   # dtypes and values read for checks: the rules' VJPs differentiated again
+                  dtype_of, value_of, sublist_subscripts)   # dtypes and values read for checks: the rules' VJPs differentiated again
 
 
 # --- bilinear primitives: rules for their VJP rules ---------------------------------------

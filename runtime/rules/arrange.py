@@ -180,16 +180,16 @@ define(np.pad, vjp=(pad_vjp, None), jvp=(pad_jvp, None))
 
 def append_vjp_arr(g, ans, arr, values, axis=None):
     if axis is None:
-        return np.reshape(g[:np.size(arr)], shape_of(arr))
+        return unbroadcast(np.reshape(g[:np.size(arr)], shape_of(arr)), arr)
     ax = axis % np.ndim(arr)
-    return g[(slice(None),) * ax + (slice(0, shape_of(arr)[ax]),)]
+    return unbroadcast(g[(slice(None),) * ax + (slice(0, shape_of(arr)[ax]),)], arr)
 
 
 def append_vjp_values(g, ans, arr, values, axis=None):
     if axis is None:
-        return np.reshape(g[np.size(arr):], shape_of(values))
+        return unbroadcast(np.reshape(g[np.size(arr):], shape_of(values)), values)
     ax = axis % np.ndim(arr)
-    return g[(slice(None),) * ax + (slice(shape_of(arr)[ax], None),)]
+    return unbroadcast(g[(slice(None),) * ax + (slice(shape_of(arr)[ax], None),)], values)
 
 
 def append_jvp_arr(t, ans, arr, values, axis=None):

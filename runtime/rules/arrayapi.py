@@ -55,13 +55,14 @@ if hasattr(np, "vecdot"):
     define(np.vecdot, vjp=(vecdot_vjp_x1, vecdot_vjp_x2), jvp=(vecdot_jvp_x1, vecdot_jvp_x2))
 
 
-# matvec(A, v) = A @ v over the last axes; vecmat(v, A) = conj(v) @ A
+# matvec(A, v) = A @ v over the last axes (no conjugate: its cotangents are unconjugated products);
+# vecmat(v, A) = conj(v) @ A
 def matvec_vjp_a(g, ans, x1, x2):
-    return unbroadcast(np.expand_dims(g, -1) * np.expand_dims(np.conj(x2), -2), x1)
+    return unbroadcast(np.expand_dims(g, -1) * np.expand_dims(x2, -2), x1)
 
 
 def matvec_vjp_v(g, ans, x1, x2):
-    return unbroadcast(np.sum(np.conj(x1) * np.expand_dims(g, -1), axis=-2), x2)
+    return unbroadcast(np.sum(x1 * np.expand_dims(g, -1), axis=-2), x2)
 
 
 def matvec_jvp_a(t, ans, x1, x2):

@@ -25,7 +25,7 @@ from .support import (CONTAINER_ARITHMETIC, Grads, _adds_by_slot, _length, _slot
                       is_basic_index, item_array, scatter_add, take_part, take_part_vjp_g, unbroadcast)
 
 __all__ = ["Grads", "setitem", "append_at", "concat", "repeat", "merge", "take", "assign_slice_", "keys_of", "slot",
-           "zero_grad", "zeros_tree",
+           "zero_grad", "zeros_tree", "ones_tree",
            "spread", "total", "restructure"]
 
 
@@ -88,6 +88,19 @@ def zero_grad(x):
         out.length = _length(x)
         return out
     return np.zeros_like(x)
+
+
+def ones_tree(x):
+    """The default seed of a returned value: ones shaped like ``x`` (arrays, numbers, and
+    lists/tuples/dicts of them, ragged or not -- where np.ones_like needs one array shape)."""
+    if isinstance(x, dict):
+        return {k: ones_tree(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(ones_tree(v) for v in x)
+    return np.ones_like(x)
+
+
+nondifferentiable(ones_tree)        # a seed: constant (read back when a gradient is differentiated)
 
 
 def zeros_tree(x):

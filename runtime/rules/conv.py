@@ -20,6 +20,7 @@ primitive of this module whose own rules are here too, so every order of derivat
 import numpy as np
 
 from .forms import transposes
+from .support import unbroadcast
 from .registry import define, primitive
 
 
@@ -133,11 +134,11 @@ def conv2d_filter_grad(x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dil
 
 
 def conv2d_vjp_x(g, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
-    return conv2d_input_grad(g, w, np.shape(x), strides, pads, dilations, depthwise)
+    return unbroadcast(conv2d_input_grad(g, w, np.shape(x), strides, pads, dilations, depthwise), x)
 
 
 def conv2d_vjp_w(g, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
-    return conv2d_filter_grad(x, g, np.shape(w), strides, pads, dilations, depthwise)
+    return unbroadcast(conv2d_filter_grad(x, g, np.shape(w), strides, pads, dilations, depthwise), w)
 
 
 def conv2d_jvp_x(t, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
@@ -150,11 +151,11 @@ def conv2d_jvp_w(t, ans, x, w, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=
 
 # <input_grad(g, w), X> = <g, conv2d(X, w)>: linear in g and in w
 def input_grad_vjp_g(gx, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
-    return conv2d(gx, w, strides, pads, dilations, depthwise)
+    return unbroadcast(conv2d(gx, w, strides, pads, dilations, depthwise), g)
 
 
 def input_grad_vjp_w(gx, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
-    return conv2d_filter_grad(gx, g, np.shape(w), strides, pads, dilations, depthwise)
+    return unbroadcast(conv2d_filter_grad(gx, g, np.shape(w), strides, pads, dilations, depthwise), w)
 
 
 def input_grad_jvp_g(t, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
@@ -167,11 +168,11 @@ def input_grad_jvp_w(t, ans, g, w, x_shape, strides=(1, 1), pads=((0, 0), (0, 0)
 
 # <filter_grad(x, g), W> = <g, conv2d(x, W)>: linear in x and in g
 def filter_grad_vjp_x(gw, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
-    return conv2d_input_grad(g, gw, np.shape(x), strides, pads, dilations, depthwise)
+    return unbroadcast(conv2d_input_grad(g, gw, np.shape(x), strides, pads, dilations, depthwise), x)
 
 
 def filter_grad_vjp_g(gw, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
-    return conv2d(x, gw, strides, pads, dilations, depthwise)
+    return unbroadcast(conv2d(x, gw, strides, pads, dilations, depthwise), g)
 
 
 def filter_grad_jvp_x(t, ans, x, g, w_shape, strides=(1, 1), pads=((0, 0), (0, 0)), dilations=(1, 1), depthwise=False):
@@ -290,7 +291,7 @@ def max_pool2d_jvp(t, ans, x, ksize, strides, pads):
 
 def no_derivative_in_x(g, ans, t, x, ksize, strides, pads):
     """Which entry is largest does not change under small moves of ``x``: a zero derivative."""
-    return np.zeros(np.shape(x), dtype=np.result_type(g))
+    return unbroadcast(np.zeros(np.shape(x), dtype=np.result_type(g)), x)
 
 
 def no_tangent_in_x(t, ans, g, x, ksize, strides, pads):

@@ -195,6 +195,19 @@ def modf_jvp(t, ans, x):
 define(np.modf, vjp=(modf_vjp,), jvp=(modf_jvp,))
 
 
+# frexp(x) = (m, e) with x = m * 2**e: between powers of two the mantissa is x times the constant
+# 2**-e (the exponent is an integer: no gradient)
+def frexp_vjp(g, ans, x):
+    return items_like(g, ans)[0] * np.exp2(-ans[1])
+
+
+def frexp_jvp(t, ans, x):
+    return (t * np.exp2(-ans[1]), np.zeros_like(t))
+
+
+define(np.frexp, vjp=(frexp_vjp,), jvp=(frexp_jvp,))
+
+
 def divmod_vjp_x(g, ans, x1, x2):
     return unbroadcast(items_like(g, ans)[1], x1)
 

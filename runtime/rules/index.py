@@ -13,8 +13,9 @@ CALLABLES = {
         'runtime.rules.support:inverse_permutation', 'runtime.rules.support:items_like',
         'runtime.rules.support:keepdims_shape', 'runtime.rules.support:normalize_axes',
         'runtime.rules.support:reduced_size', 'runtime.rules.support:shape_of',
-        'runtime.rules.support:split_like', 'runtime.rules.support:unbroadcast',
-        'runtime.rules.support:unstack', 'runtime.rules.support:value_of', 'runtime.rules.tuples:item_seed',
+        'runtime.rules.support:split_like', 'runtime.rules.support:sublist_subscripts',
+        'runtime.rules.support:unbroadcast', 'runtime.rules.support:unstack',
+        'runtime.rules.support:value_of', 'runtime.rules.tuples:item_seed',
     ),
     'arithmetic': (
         'numpy:add', 'numpy:divide', 'numpy:matmul', 'numpy:multiply', 'numpy:negative', 'numpy:positive',
@@ -43,10 +44,10 @@ CALLABLES = {
     ),
     'elementwise': (
         'builtins:abs', 'numpy:absolute', 'numpy:cbrt', 'numpy:divmod', 'numpy:exp', 'numpy:exp2',
-        'numpy:expm1', 'numpy:fabs', 'numpy:float_power', 'numpy:fmod', 'numpy:ldexp', 'numpy:log',
-        'numpy:log10', 'numpy:log1p', 'numpy:log2', 'numpy:logaddexp', 'numpy:logaddexp2', 'numpy:modf',
-        'numpy:reciprocal', 'numpy:remainder', 'numpy:sign', 'numpy:sqrt', 'numpy:square', 'operator:abs',
-        'operator:mod',
+        'numpy:expm1', 'numpy:fabs', 'numpy:float_power', 'numpy:fmod', 'numpy:frexp', 'numpy:ldexp',
+        'numpy:log', 'numpy:log10', 'numpy:log1p', 'numpy:log2', 'numpy:logaddexp', 'numpy:logaddexp2',
+        'numpy:modf', 'numpy:reciprocal', 'numpy:remainder', 'numpy:sign', 'numpy:sqrt', 'numpy:square',
+        'operator:abs', 'operator:mod',
     ),
     'emath': (
         'numpy.lib.scimath:arccos', 'numpy.lib.scimath:arcsin', 'numpy.lib.scimath:arctanh',
@@ -100,7 +101,7 @@ CALLABLES = {
         'numpy:around', 'numpy:array_equal', 'numpy:bincount', 'numpy:bitwise_and', 'numpy:bitwise_count',
         'numpy:bitwise_or', 'numpy:bitwise_xor', 'numpy:ceil', 'numpy:count_nonzero',
         'numpy:diag_indices_from', 'numpy:digitize', 'numpy:empty_like', 'numpy:equal', 'numpy:fix',
-        'numpy:flatnonzero', 'numpy:floor', 'numpy:floor_divide', 'numpy:frexp', 'numpy:gcd', 'numpy:greater',
+        'numpy:flatnonzero', 'numpy:floor', 'numpy:floor_divide', 'numpy:gcd', 'numpy:greater',
         'numpy:greater_equal', 'numpy:invert', 'numpy:isclose', 'numpy:iscomplex', 'numpy:iscomplexobj',
         'numpy:isfinite', 'numpy:isinf', 'numpy:isnan', 'numpy:isnat', 'numpy:isneginf', 'numpy:isposinf',
         'numpy:isreal', 'numpy:isrealobj', 'numpy:lcm', 'numpy:left_shift', 'numpy:less', 'numpy:less_equal',
@@ -127,14 +128,17 @@ CALLABLES = {
         'math:log1p', 'math:log2', 'math:pow', 'math:sin', 'math:sinh', 'math:sqrt', 'math:tan', 'math:tanh',
     ),
     'pyspecial': (
-        'builtins:float', 'builtins:max', 'builtins:min', 'builtins:pow', 'math:cbrt', 'math:copysign',
-        'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fma', 'math:fmod',
-        'math:fsum', 'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma', 'math:prod', 'math:radians',
-        'math:remainder', 'math:sumprod',
+        'builtins:divmod', 'builtins:float', 'builtins:max', 'builtins:min', 'builtins:pow', 'math:cbrt',
+        'math:copysign', 'math:degrees', 'math:dist', 'math:erf', 'math:erfc', 'math:exp2', 'math:fma',
+        'math:fmod', 'math:frexp', 'math:fsum', 'math:gamma', 'math:hypot', 'math:ldexp', 'math:lgamma',
+        'math:modf', 'math:prod', 'math:radians', 'math:remainder', 'math:sumprod',
     ),
     'reductions': (
         'numpy:amax', 'numpy:amin', 'numpy:cumsum', 'numpy:max', 'numpy:mean', 'numpy:min', 'numpy:prod',
         'numpy:std', 'numpy:sum', 'numpy:var',
+    ),
+    'scipy_integrate.calls': (
+        'scipy.integrate:odeint', 'scipy.integrate:solve_ivp',
     ),
     'scipy_linalg.banded': (
         'scipy.linalg:solve_banded',

@@ -27,7 +27,7 @@ import numpy as np
 from .forms import jvp_like
 from .registry import define
 from .containers import setitem, setitem_jvp_v, setitem_jvp_x, setitem_vjp_v, setitem_vjp_x
-from .support import is_basic_index, scatter_add, slot_of
+from .support import is_basic_index, scatter_add, slot_of, unbroadcast
 
 __all__ = ["add_at", "set_at"]
 
@@ -64,11 +64,12 @@ def _private_count():
 
 
 def add_at_vjp_out(g, ans, out, gin, x, idx):
-    return g
+    return unbroadcast(g, out)
 
 
 def add_at_vjp_g(g, ans, out, gin, x, idx):
-    return g[slot_of(x, idx)]
+    h = g[slot_of(x, idx)]          # (a container's slot may hold a 0-d zero: no unbroadcast)
+    return np.real(h) if np.iscomplexobj(h) and not np.iscomplexobj(gin) else h
 
 
 def add_at_jvp_g(t, ans, out, gin, x, idx):

@@ -8,7 +8,7 @@ import numpy as np
 from .reductions import conj_if_complex, max_jvp, max_vjp
 from .registry import define
 from .sorting import inverse_order
-from .statistics import cumprod_jvp, cumprod_vjp, used_ranks
+from .statistics import cumprod_jvp, cumprod_vjp, from_one_axis, merged_axis, one_axis, used_ranks
 from .support import expand_reduced, shape_of
 
 
@@ -153,21 +153,21 @@ def nan_quantile_weights(q, x, ax, method="linear"):
 
 
 def nan_quantile_cotangent(g, a, q, axis, method="linear"):
-    x = np.ravel(a) if axis is None else a
-    ax = 0 if axis is None else axis % np.ndim(a)
+    x = one_axis(a, axis)
+    ax = merged_axis(axis, np.ndim(a))
     w = nan_quantile_weights(q, x, ax, method)
     nq = np.ndim(q)
     rest = shape_of(x)[:ax] + shape_of(x)[ax + 1:]
     g = np.expand_dims(np.reshape(g, np.shape(q) + rest), nq + ax)
     sorted_g = np.sum(w * g, axis=tuple(range(nq)))
     order = np.argpartition(x, used_ranks(w, nq + ax), axis=ax)
-    return np.reshape(np.take_along_axis(sorted_g, inverse_order(order, ax), axis=ax), shape_of(a))
+    return from_one_axis(np.take_along_axis(sorted_g, inverse_order(order, ax), axis=ax), a, axis)
 
 
 def nan_quantile_tangent(t, ans, a, q, axis, method="linear"):
-    x = np.ravel(a) if axis is None else a
-    tx = np.ravel(t) if axis is None else t
-    ax = 0 if axis is None else axis % np.ndim(a)
+    x = one_axis(a, axis)
+    ax = merged_axis(axis, np.ndim(a))
+    tx = one_axis(t, axis)
     w = nan_quantile_weights(q, x, ax, method)
     order = np.argpartition(x, used_ranks(w, np.ndim(q) + ax), axis=ax)
     sorted_t = np.take_along_axis(np.where(np.isnan(x), 0.0, tx), order, axis=ax)

@@ -12,7 +12,7 @@ import numpy as np
 from .activations import logsumexp
 from .forms import jvp_like
 from .registry import define, primitive
-from .support import expand_reduced
+from .support import expand_reduced, unbroadcast
 
 
 @primitive
@@ -39,12 +39,12 @@ def softmax_cross_entropy(labels, logits, axis=-1):
 
 def softmax_cross_entropy_vjp_labels(g, ans, labels, logits, axis=-1):
     log_p = logits - logsumexp(logits, axis=axis, keepdims=True)
-    return -expand_reduced(g, logits, axis, False) * log_p
+    return unbroadcast(-expand_reduced(g, logits, axis, False) * log_p, labels)
 
 
 def softmax_cross_entropy_vjp_logits(g, ans, labels, logits, axis=-1):
     p = np.exp(logits - logsumexp(logits, axis=axis, keepdims=True))
-    return expand_reduced(g, logits, axis, False) * (p - labels)
+    return unbroadcast(expand_reduced(g, logits, axis, False) * (p - labels), logits)
 
 
 def softmax_cross_entropy_jvp_labels(t, ans, labels, logits, axis=-1):

@@ -37,7 +37,7 @@ nondifferentiable(
     np.zeros_like, np.ones_like, np.empty_like,
     # more positions, counts and integer arithmetic
     np.argpartition, np.lexsort, np.bincount, np.isneginf, np.isposinf, np.iscomplexobj, np.isrealobj,
-    np.left_shift, np.right_shift, np.gcd, np.lcm, np.frexp, np.spacing, np.nextafter,
+    np.left_shift, np.right_shift, np.gcd, np.lcm, np.spacing, np.nextafter,
     np.unravel_index, np.ravel_multi_index, np.tril_indices_from, np.triu_indices_from, np.diag_indices_from,
     np.nanargmax, np.nanargmin, np.shape, np.ndim, np.size, np.isnat,
     math.isnan, math.isinf, math.isfinite, math.isclose, math.factorial, math.gcd, math.comb, math.perm,

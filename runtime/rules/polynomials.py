@@ -1,5 +1,6 @@
 """Rules for polynomials, convolutions and interpolation: polyval, vander, convolve, correlate,
-interp (with respect to x and fp; the sample points xp are refused)."""
+interp (with respect to x and fp; the sample points xp are refused).  A real operand of a complex
+product gets the real part of its cotangent (``unbroadcast``)."""
 
 import numpy as np
 
@@ -11,7 +12,8 @@ from .support import scatter_add, shape_of, unbroadcast
 def polyval_vjp_p(g, ans, p, x):
     n = shape_of(p)[0]
     powers = np.power(np.expand_dims(x, -1), np.arange(n - 1, -1, -1.0))
-    return np.reshape(np.sum(np.reshape(g, np.shape(x) + (1,)) * powers, axis=tuple(range(np.ndim(x)))), shape_of(p))
+    h = np.sum(np.reshape(g, np.shape(x) + (1,)) * powers, axis=tuple(range(np.ndim(x))))
+    return unbroadcast(np.reshape(h, shape_of(p)), p)
 
 
 def polyval_vjp_x(g, ans, p, x):
@@ -63,12 +65,14 @@ def full_cotangent(g, n, m, mode, before_same):
 
 def convolve_vjp_a(g, ans, a, v, mode="full"):
     n, m = shape_of(a)[0], shape_of(v)[0]
-    return np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), np.conj(v), "valid")
+    h = np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), np.conj(v), "valid")
+    return unbroadcast(h, a)
 
 
 def convolve_vjp_v(g, ans, a, v, mode="full"):
     n, m = shape_of(a)[0], shape_of(v)[0]
-    return np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), np.conj(a), "valid")
+    h = np.correlate(full_cotangent(g, n, m, mode, (m - 1) // 2 if n >= m else (n - 1) // 2), np.conj(a), "valid")
+    return unbroadcast(h, v)
 
 
 def convolve_jvp_a(t, ans, a, v, mode="full"):
@@ -90,12 +94,13 @@ def correlate_before_same(n, m):
 
 def correlate_vjp_a(g, ans, a, v, mode="valid"):
     n, m = shape_of(a)[0], shape_of(v)[0]
-    return np.correlate(full_cotangent(g, n, m, mode, correlate_before_same(n, m)), v[::-1], "valid")
+    return unbroadcast(np.correlate(full_cotangent(g, n, m, mode, correlate_before_same(n, m)), v[::-1], "valid"), a)
 
 
 def correlate_vjp_v(g, ans, a, v, mode="valid"):
     n, m = shape_of(a)[0], shape_of(v)[0]
-    return np.correlate(np.conj(full_cotangent(g, n, m, mode, correlate_before_same(n, m))), a, "valid")[::-1]
+    h = np.correlate(np.conj(full_cotangent(g, n, m, mode, correlate_before_same(n, m))), a, "valid")[::-1]
+    return unbroadcast(h, v)
 
 
 def correlate_jvp_a(t, ans, a, v, mode="valid"):
@@ -127,7 +132,7 @@ def interp_vjp_x(g, ans, x, xp, fp, left=None, right=None, period=None):
     interp_defaults(left, right, period)
     i, w = interp_segment(x, xp)
     inside = np.logical_and(x >= xp[0], x <= xp[-1])
-    return g * np.where(inside, (fp[i + 1] - fp[i]) / (xp[i + 1] - xp[i]), 0.0)
+    return unbroadcast(g * np.where(inside, (fp[i + 1] - fp[i]) / (xp[i + 1] - xp[i]), 0.0), x)
 
 
 def interp_vjp_fp(g, ans, x, xp, fp, left=None, right=None, period=None):
@@ -180,11 +185,11 @@ def tail(g, a):
 
 
 def polyadd_vjp_a1(g, ans, a1, a2):
-    return tail(g, a1)
+    return unbroadcast(tail(g, a1), a1)
 
 
 def polyadd_vjp_a2(g, ans, a1, a2):
-    return tail(g, a2)
+    return unbroadcast(tail(g, a2), a2)
 
 
 def polyadd_jvp_a1(t, ans, a1, a2):
@@ -199,7 +204,7 @@ define(np.polyadd, vjp=(polyadd_vjp_a1, polyadd_vjp_a2), jvp=(polyadd_jvp_a1, po
 
 
 def polysub_vjp_a2(g, ans, a1, a2):
-    return -tail(g, a2)
+    return -unbroadcast(tail(g, a2), a2)
 
 
 def polysub_jvp_a1(t, ans, a1, a2):

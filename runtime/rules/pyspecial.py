@@ -1,6 +1,6 @@
 """Rules for the rest of Python's ``math`` module and the differentiable builtins: erf, erfc,
 gamma, lgamma, radians, degrees, copysign, fmod, remainder, ldexp, cbrt and exp2 (3.11+),
-dist, prod, fsum, n-ary hypot; builtins pow, max, min, float.
+dist, prod, fsum, n-ary hypot, frexp, modf; builtins pow, max, min, float, divmod.
 
 Like ``pymath`` these are scalar rules: ``math`` calls and float arithmetic only.  ``max`` and
 ``min`` send the gradient to the argument (or item) they returned: the first maximal one.
@@ -14,6 +14,7 @@ from .containers import Grads, spread, total
 from .forms import jvp_like, scalar
 from .registry import define
 from .special import _TWO_OVER_SQRT_PI, digamma  # noqa: F401  (made rules read them)
+from .support import items_like
 
 
 # the numpy functions' derivatives, with math's functions
@@ -231,3 +232,37 @@ if hasattr(math, "fma"):
     @scalar(math.fma)
     def d_fma(ans, x, y, z):
         return y, x, 1.0
+
+
+# --- several results: math.frexp, math.modf, builtins.divmod ----------------------------------------
+# frexp(x) = (m, e) with x = m * 2**e: between powers of two the mantissa is x times the constant
+# 2**-e; modf(x) = (fraction, integral part); divmod(x, y) = (x // y, x % y).  Integral parts and
+# exponents are piecewise constant (no gradient).  A tuple's cotangent has one part per item
+# (items_like: zero for an item nothing read).
+def frexp_vjp(g, ans, x):
+    return items_like(g, ans)[0] * math.ldexp(1.0, -ans[1])
+
+
+def frexp_jvp(t, ans, x):
+    return (t * math.ldexp(1.0, -ans[1]), 0.0 * t)
+
+
+def divmod_vjp_x(g, ans, x, y):
+    return items_like(g, ans)[1]
+
+
+def divmod_vjp_y(g, ans, x, y):
+    return -items_like(g, ans)[1] * ans[0]
+
+
+def divmod_jvp_x(t, ans, x, y):
+    return (0.0 * t, t)
+
+
+def divmod_jvp_y(t, ans, x, y):
+    return (0.0 * t, -t * ans[0])
+
+
+define(math.frexp, vjp=(frexp_vjp,), jvp=(frexp_jvp,))
+define(math.modf, vjp=(elementwise.modf_vjp,), jvp=(elementwise.modf_jvp,))     # numpy's modf rules
+define(builtins.divmod, vjp=(divmod_vjp_x, divmod_vjp_y), jvp=(divmod_jvp_x, divmod_jvp_y))

@@ -142,10 +142,11 @@ FAMILIES = ("support", "arithmetic", "elementwise", "trig", "selection", "comple
             "reductions", "nanreductions", "statistics", "shape", "arrange", "joining", "products",
             "sorting", "selecting", "polynomials", "arrayapi", "emath", "calculus", "pymath",
             "pyspecial", "nondiff", "special", "nn", "conv", "linalg", "fft", "gather", "containers",
-            "tuples", "inplace", "adjoint_helpers", "scipy_special", "scipy_signal", "scipy_linalg")
+            "tuples", "inplace", "adjoint_helpers", "scipy_special", "scipy_signal", "scipy_linalg",
+            "scipy_integrate")
 """Every module of this package that registers rules (``load_all`` imports them in this order)."""
 
-NEEDS = {"scipy_special": "scipy", "scipy_signal": "scipy", "scipy_linalg": "scipy"}
+NEEDS = {"scipy_special": "scipy", "scipy_signal": "scipy", "scipy_linalg": "scipy", "scipy_integrate": "scipy"}
 """Families that need an optional package (an extra): ``load_all`` skips them when it is missing."""
 
 REGISTERED_IN = {}
@@ -185,23 +186,25 @@ def _family_of(fn):
     global _UNRESOLVED
     if _UNRESOLVED is None:
         from .index import CALLABLES as index
-        _UNRESOLVED = {}
+        unresolved = {}
         for family, names in index.items():
             for qualified in names:
                 module, _, path = qualified.partition(":")
-                _UNRESOLVED.setdefault(module, {})[path] = f"{__package__}.{family}"
+                unresolved.setdefault(module, {})[path] = f"{__package__}.{family}"
+        _UNRESOLVED = unresolved        # (whole, for other threads)
     try:
         family = _FOUND.get(fn)
     except TypeError:
         return None
     if family is None and _UNRESOLVED:
-        for module in [m for m in _UNRESOLVED if m in sys.modules]:
-            for path, fam in _UNRESOLVED.pop(module).items():
+        for module in [m for m in list(_UNRESOLVED) if m in sys.modules]:
+            for path, fam in _UNRESOLVED.get(module, {}).items():
                 obj = sys.modules[module]
                 for part in path.split("."):
                     obj = getattr(obj, part, None)
                 if obj is not None:
                     _FOUND[obj] = fam
+            _UNRESOLVED.pop(module, None)   # (after its callables are found: other threads look meanwhile)
         family = _FOUND.get(fn)
     return family
 
@@ -369,6 +372,11 @@ def primitive(raw):
         for a in args:
             if type(a) in tensor_types:
                 return dispatch[0](wrapper, args, kwargs)
+        for v in kwargs.values():
+            if type(v) in tensor_types:        # a tensor by keyword: recorded at its position
+                import inspect
+                bound = inspect.signature(raw).bind(*args, **kwargs)
+                return dispatch[0](wrapper, bound.args, bound.kwargs)
         return raw(*args, **kwargs)
 
     wrapper.raw = raw

@@ -6,7 +6,7 @@ A convolution is bilinear, so its JVPs are the convolution applied to a tangent.
 the cotangent back to the 'full' result (scipy centres 'same' and 'valid' results within it) and
 convolve it, in 'valid' mode, with the other operand flipped along the convolved axes: the
 result has exactly the operand's shape.  ``correlate(a, b)`` is ``convolve(a, flip(conj(b)))`` in
-every mode, which its rules follow.  fftconvolve broadcasts the axes it does not convolve, so
+every mode, which its rules follow.  A real operand gets the real part of its cotangent (``unbroadcast``).  fftconvolve broadcasts the axes it does not convolve, so
 its cotangents are summed back over them (and its 'same' mode centres those axes too).
 """
 
@@ -58,11 +58,11 @@ def flipped(x, axes=None):
 
 
 def convolve_vjp_in1(g, ans, in1, in2, mode="full", method="auto"):
-    return convolve(full_cotangent(g, in1, in2, mode), flipped(in2), mode="valid", method=method)
+    return unbroadcast(convolve(full_cotangent(g, in1, in2, mode), flipped(in2), mode="valid", method=method), in1)
 
 
 def convolve_vjp_in2(g, ans, in1, in2, mode="full", method="auto"):
-    return convolve(full_cotangent(g, in1, in2, mode), flipped(in1), mode="valid", method=method)
+    return unbroadcast(convolve(full_cotangent(g, in1, in2, mode), flipped(in1), mode="valid", method=method), in2)
 
 
 def convolve_jvp_in1(t, ans, in1, in2, mode="full", method="auto"):
@@ -78,11 +78,12 @@ define((_signal.convolve, convolve), vjp=(convolve_vjp_in1, convolve_vjp_in2), j
 
 # correlate(in1, in2) = convolve(in1, flip(conj(in2))): conjugate-linear in in2
 def correlate_vjp_in1(g, ans, in1, in2, mode="full", method="auto"):
-    return convolve(full_cotangent(g, in1, in2, mode), np.conj(in2), mode="valid", method=method)
+    return unbroadcast(convolve(full_cotangent(g, in1, in2, mode), np.conj(in2), mode="valid", method=method), in1)
 
 
 def correlate_vjp_in2(g, ans, in1, in2, mode="full", method="auto"):
-    return np.conj(flipped(convolve(full_cotangent(g, in1, in2, mode), flipped(in1), mode="valid", method=method)))
+    h = np.conj(flipped(convolve(full_cotangent(g, in1, in2, mode), flipped(in1), mode="valid", method=method)))
+    return unbroadcast(h, in2)
 
 
 def correlate_jvp_in1(t, ans, in1, in2, mode="full", method="auto"):

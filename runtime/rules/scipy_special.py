@@ -359,15 +359,60 @@ refuse(stdtrit, 0, "df", "the derivative of Student's t quantile function with r
                          "of freedom has no closed form")
 
 
-# --- zeta: d/dq zeta(x, q) = -x zeta(x + 1, q) ----------------------------------------------------------
+# --- zeta: in q, d/dq zeta(x, q) = -x zeta(x + 1, q); in x, a series of logarithms --------------------
+# d^k/dx^k zeta(x, q) = (-1)^k sum_n log(n + q)^k (n + q)^-x: the first terms summed, the rest by the
+# Euler-Maclaurin formula (the tail's integral in closed form, Bernoulli corrections of f(v) = log(v)^k
+# v^-x), which also continues Riemann's zeta (q = 1) below x = 1.
+
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510, 43867 / 798, -174611 / 330)
+
+
+def _zeta_derivative_scalar(k, x, q, terms=12):
+    import math
+    k, x, q = int(k), float(x), float(q)
+    total = sum(math.log(n + q) ** k * (n + q) ** -x for n in range(terms))
+    u = terms + q
+    log_u = math.log(u)
+    total += u ** (1.0 - x) * sum(math.factorial(k) // math.factorial(k - m) * log_u ** (k - m) / (x - 1.0) ** (m + 1)
+                                   for m in range(k + 1))
+    coefficients, power = [0.0] * k + [1.0], x          # f(v) = sum_i c_i log(v)^i v^-power, at v = u
+
+    def f():
+        return sum(c * log_u ** i for i, c in enumerate(coefficients)) * u ** -power
+    total += f() / 2.0
+    for j, b in enumerate(_BERNOULLI, 1):
+        for _ in range(1 if j == 1 else 2):             # up to f's derivative of order 2j - 1
+            coefficients = [(i + 1) * coefficients[i + 1] - power * c if i < k else -power * c
+                            for i, c in enumerate(coefficients)]
+            power += 1.0
+        total -= b / math.factorial(2 * j) * f()
+    return (-1) ** k * total
+
+
+_zeta_derivative_elementwise = np.frompyfunc(_zeta_derivative_scalar, 3, 1)
+
+
+@primitive
+def zeta_derivative(k, x, q):
+    """The k-th derivative of the Hurwitz zeta function zeta(x, q) in x, elementwise."""
+    out = np.asarray(_zeta_derivative_elementwise(k, x, q), dtype=np.float64)
+    return out[()] if out.ndim == 0 else out
+
+
+@elementwise(zeta_derivative)
+def d_zeta_derivative(ans, k, x, q):
+    lower = np.maximum(k - 1, 0)
+    return None, zeta_derivative(k + 1, x, q), -x * zeta_derivative(k, x + 1.0, q) - k * zeta_derivative(lower, x + 1.0, q)
+
+
+def hurwitz(q):
+    """zeta(x) is zeta(x, 1)."""
+    return 1.0 if q is None else q
+
 
 @elementwise((_sc.zeta, zeta))
-def d_zeta(ans, x, q):
-    return None, -x * zeta(x + 1.0, q)
-
-
-refuse(zeta, 0, "x", "the derivative of the zeta function with respect to its exponent x has no "
-                     "closed form (the derivative with respect to q, zeta(x, q), is computed)")
+def d_zeta(ans, x, q=None):
+    return zeta_derivative(1, x, hurwitz(q)), -x * zeta(x + 1.0, q)
 
 
 # --- logsumexp, softmax, log_softmax: reductions along axis -------------------------------------------

@@ -479,6 +479,8 @@ def mvn_parameters(mean, cov):
         cov = cov * np.eye(dim)
     elif np.ndim(cov) == 1:
         cov = np.diag(cov)
+    else:                               # scipy reads the lower triangle (eigh(lower=True))
+        cov = np.tril(cov) + np.transpose(np.tril(cov, -1))
     return dim, mean, cov
 
 
@@ -500,7 +502,7 @@ def psd_pseudo_inverse(cov):
     safe = np.where(keep, s, 1.0)
     inverse = np.where(keep, 1.0 / safe, 0.0)
     precision = np.matmul(u * inverse, np.transpose(u))
-    return np.sum(keep), np.sum(np.where(keep, np.log(safe), 0.0)), precision
+    return np.sum(np.where(keep, 1.0, 0.0)), np.sum(np.where(keep, np.log(safe), 0.0)), precision
 
 
 # --- the table ------------------------------------------------------------------------------------------
@@ -513,3 +515,87 @@ DISTRIBUTIONS = ("norm", "t", "gamma", "chi2", "beta", "expon", "laplace", "logi
 TWINS = {(name, method): globals()[f"{name}_{method}"]
          for name in DISTRIBUTIONS for method in METHODS if f"{name}_{method}" in globals()}
 """(scipy.stats distribution name, method) -> the twin computing it."""
+
+
+# --- scipy's methods as twin calls (for the transpiler, which writes them so) ---------------------------
+
+_PARAMETERS = {}
+
+
+def parameters(name):
+    """The parameters of distribution ``name`` in scipy's order (shapes, then loc and scale)."""
+    if name not in _PARAMETERS:
+        import inspect
+        method = next(m for m in ("logpdf", "logpmf") if (name, m) in TWINS)
+        _PARAMETERS[name] = tuple(inspect.signature(TWINS[name, method]).parameters)[1:]
+    return _PARAMETERS[name]
+
+
+def bind_parameters(name, args, kwds):
+    """``{parameter: value}`` of ``name(*args, **kwds)`` (a frozen distribution's parameters)."""
+    import inspect
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature([inspect.Parameter(p, kind) for p in parameters(name)])
+    return dict(signature.bind_partial(*args, **kwds).arguments)
+
+
+def distribution_name(obj):
+    """The name of scipy.stats' distribution ``obj`` (the public object itself), else None."""
+    import sys
+    stats = sys.modules.get("scipy.stats")
+    if stats is None:
+        return None
+    return next((n for n in DISTRIBUTIONS if getattr(stats, n, None) is obj), None)
+
+
+def twin_call(method):
+    """``(twin, {frozen parameter: value})`` when calling ``method`` computes what a twin computes --
+    ``scipy.stats.norm.logpdf``, ``norm(0, 2).logpdf``, ``multivariate_normal(m, c).logpdf``, a frozen
+    ``runtime.scipy.stats`` method -- else None."""
+    own = getattr(method, "__adjoin_twin_call__", None)          # runtime.scipy.stats' frozen methods
+    if own is not None:
+        return own()
+    owner, name = getattr(method, "__self__", None), getattr(method, "__name__", None)
+    if owner is None or name is None:
+        return None
+    dist = distribution_name(owner)
+    if dist is not None:
+        twin = TWINS.get((dist, name))
+        return None if twin is None else (twin, {})
+    frozen = _frozen(owner)
+    if frozen is None:
+        return None
+    dist, params = frozen
+    twin = TWINS.get((dist, name))
+    return None if twin is None else (twin, params)
+
+
+def _frozen(obj):
+    """(distribution name, {parameter: value}) of one of scipy.stats' frozen distributions."""
+    inner = getattr(obj, "dist", None)
+    if inner is not None and hasattr(obj, "args") and hasattr(obj, "kwds"):      # rv_frozen
+        name = getattr(inner, "name", None)
+        public = distribution_name(getattr(sys_stats(), name, None)) if name else None
+        if public is None or type(inner) is not type(getattr(sys_stats(), public)):
+            return None
+        return public, bind_parameters(public, obj.args, obj.kwds)
+    inner = getattr(obj, "_dist", None)
+    for name, fields in (("multivariate_normal", ("mean", "cov", "allow_singular")), ("dirichlet", ("alpha",))):
+        public = getattr(sys_stats(), name, None)
+        if inner is not None and public is not None and type(inner) is type(public):
+            return name, {f: getattr(obj, f) for f in fields}
+    return None
+
+
+def sys_stats():
+    import sys
+    return sys.modules.get("scipy.stats")
+
+
+
+def defaults(name):
+    """{parameter: default} of the distribution's parameters that have one (loc=0.0, scale=1.0, ...)."""
+    import inspect
+    method = next(m for m in ("logpdf", "logpmf") if (name, m) in TWINS)
+    return {p.name: p.default for p in inspect.signature(TWINS[name, method]).parameters.values()
+            if p.default is not inspect.Parameter.empty}

@@ -12,7 +12,7 @@ import numpy as np
 
 from .registry import define, nondifferentiable
 from .sorting import inverse_order
-from .support import expand_reduced, reduced_size, shape_of, unbroadcast, value_of
+from .support import expand_reduced, inverse_permutation, reduced_size, shape_of, unbroadcast, value_of
 
 
 # --- median, quantile, percentile -------------------------------------------------------------
@@ -38,10 +38,42 @@ def used_ranks(w, axis=-1):
     return np.flatnonzero(np.any(np.reshape(used, (-1, np.shape(used)[-1])), axis=0))
 
 
+def one_axis(a, axis):
+    """``a`` with the axes a quantile reduces made one (``merged_axis``): numpy's own layout for
+    ``axis=None`` (flattened) and for a tuple of axes (moved last and merged)."""
+    if axis is None:
+        return np.ravel(a)
+    if isinstance(axis, (tuple, list)):
+        reduced = [i % np.ndim(a) for i in axis]
+        kept = [i for i in range(np.ndim(a)) if i not in reduced]
+        merged = tuple(shape_of(a)[i] for i in kept) + (-1,)
+        return np.reshape(np.transpose(a, kept + reduced), merged)
+    return a
+
+
+def merged_axis(axis, ndim):
+    """The axis of ``one_axis(a, axis)`` that the quantile reduces (``ndim``: a's)."""
+    if axis is None:
+        return 0
+    if isinstance(axis, (tuple, list)):
+        return ndim - len(axis)
+    return axis % ndim
+
+
+def from_one_axis(h, a, axis):
+    """A cotangent laid out as ``one_axis(a, axis)`` back in ``a``'s layout."""
+    if isinstance(axis, (tuple, list)):
+        reduced = [i % np.ndim(a) for i in axis]
+        order = [i for i in range(np.ndim(a)) if i not in reduced] + reduced
+        h = np.reshape(h, tuple(shape_of(a)[i] for i in order))
+        return np.transpose(h, inverse_permutation(order, np.ndim(a)))
+    return np.reshape(h, shape_of(a))
+
+
 def quantile_cotangent(g, a, q, axis, keepdims, method="linear"):
     """d <g, quantile(a, q, axis)> / d a, for g shaped like the quantile."""
-    x = np.ravel(a) if axis is None else a
-    ax = 0 if axis is None else axis % np.ndim(a)
+    x = one_axis(a, axis)
+    ax = merged_axis(axis, np.ndim(a))
     n = shape_of(x)[ax]
     w = quantile_weights(q, n, method)
     nq = np.ndim(w) - 1
@@ -49,14 +81,14 @@ def quantile_cotangent(g, a, q, axis, keepdims, method="linear"):
     g = np.reshape(g, np.shape(q) + rest)                               # undo keepdims
     sorted_g = np.moveaxis(np.tensordot(w, g, axes=(list(range(nq)), list(range(nq)))), 0, ax)
     order = np.argpartition(x, used_ranks(w), axis=ax)
-    return np.reshape(np.take_along_axis(sorted_g, inverse_order(order, ax), axis=ax), shape_of(a))
+    return from_one_axis(np.take_along_axis(sorted_g, inverse_order(order, ax), axis=ax), a, axis)
 
 
 def quantile_tangent(t, ans, a, q, axis, method="linear"):
     """The tangent of quantile(a, q, axis) along t."""
-    x = np.ravel(a) if axis is None else a
-    tx = np.ravel(t) if axis is None else t
-    ax = 0 if axis is None else axis % np.ndim(a)
+    x = one_axis(a, axis)
+    ax = merged_axis(axis, np.ndim(a))
+    tx = one_axis(t, axis)
     w = quantile_weights(q, shape_of(x)[ax], method)
     sorted_t = np.take_along_axis(tx, np.argpartition(x, used_ranks(w), axis=ax), axis=ax)
     return np.reshape(np.tensordot(w, np.moveaxis(sorted_t, ax, 0), axes=([np.ndim(w) - 1], [0])), shape_of(ans))
@@ -123,7 +155,7 @@ def average_vjp_a(g, ans, a, axis=None, weights=None, returned=False, keepdims=F
         return expand_reduced(g, a, axis, keepdims) / reduced_size(shape_of(a), axis)
     w = weights_along(weights, a, axis)
     total = np.sum(np.broadcast_to(w, shape_of(a)), axis=axis, keepdims=True)
-    return expand_reduced(g, a, axis, keepdims) * w / total
+    return unbroadcast(expand_reduced(g, a, axis, keepdims) * w / total, a)
 
 
 def average_vjp_weights(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):

@@ -39,6 +39,8 @@ def unbroadcast(g, x):
     if isinstance(g, Grads) and isinstance(x, (list, tuple, dict)) and \
             (isinstance(x, dict) or g.length is None or g.length == len(x)):
         return g        # g is the cotangent of the container x itself (a slot holding x)
+    if _read_as_array(g, x):
+        return g        # numpy read the list x as an array (np.sin(x) * x)
     # a cotangent of a longer container: x was concatenated (`lst + [v]`), refused below
     if isinstance(g, (dict, list, tuple)) or isinstance(x, (dict, list, tuple)):
         raise TypeError(CONTAINER_ARITHMETIC)   # `lst + [v]`, `t * 2` on a Python list or tuple
@@ -58,6 +60,18 @@ def _sum_to(g, gshape, xshape):
     if axes:
         g = np.sum(g, axis=axes)
     return np.reshape(g, xshape)
+
+
+def _read_as_array(g, x):
+    """Is ``g`` a numeric array of exactly the shape numpy reads the list or tuple ``x`` as?
+    Then ``x`` met an array in a numpy operation, which read it as an array; a concatenation
+    or repetition that kept the shape (``l + []``, ``l * 1``) has the same cotangent."""
+    if not (isinstance(x, (list, tuple)) and type(g) is np.ndarray and g.dtype.kind in "fc"):
+        return False
+    try:
+        return np.shape(x) == g.shape
+    except ValueError:           # a ragged list: no array shape
+        return False
 
 
 def _complex_onto_real(g, x):
@@ -454,3 +468,10 @@ def einsum_subscripts(args):
     out = letters(pairs.pop()) if len(pairs) % 2 else None
     operands, subs = pairs[0::2], [letters(s) for s in pairs[1::2]]
     return ",".join(subs) + ("" if out is None else "->" + out), operands
+
+
+def sublist_subscripts(sublists, output=None):
+    """The subscripts string of einsum's sublist form from its sublists (``[0, 1], [1, 2]`` ->
+    ``"ab,bc"``), for generated code whose sublists are only known when it runs."""
+    pairs = [v for sub in sublists for v in (None, sub)]
+    return einsum_subscripts(pairs + ([] if output is None else [output]))[0]

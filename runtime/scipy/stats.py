@@ -54,7 +54,7 @@ class Frozen:
             if method.startswith("__"):
                 raise AttributeError(method)
             return getattr(self.dist.scipy(*self.args, **self.kwds), method)
-        return Bound(twin, self.args, self.kwds)
+        return Bound(twin, self.dist.name, self.args, self.kwds)
 
     def __repr__(self):
         return f"<frozen runtime.scipy.stats.{self.dist.name}{self.args}>"
@@ -64,11 +64,16 @@ class Bound:
     """A frozen distribution's method: its twin with the frozen parameters after the argument
     (``rv.logpdf(x)``; ``rv.entropy()`` has no argument)."""
 
-    def __init__(self, twin, args, kwds):
-        self.twin, self.args, self.kwds = twin, args, kwds
+    def __init__(self, twin, dist_name, args, kwds):
+        self.twin, self.dist_name, self.args, self.kwds = twin, dist_name, args, kwds
 
     def __call__(self, *x):
         return self.twin(*x, *self.args, **self.kwds)
+
+    def __adjoin_twin_call__(self):
+        """(twin, {parameter: value}): what the transpiler writes for a call of this method."""
+        from ..rules.scipy_stats import bind_parameters
+        return self.twin, bind_parameters(self.dist_name, self.args, self.kwds)
 
 
 for _name in DISTRIBUTIONS:

@@ -12,6 +12,7 @@ import ast
 import builtins
 import inspect
 import linecache
+import math
 import weakref
 import re
 import sys
@@ -26,7 +27,7 @@ from ..core.astutil import collect, statements
 from ..core.errors import TranspileError
 from ..core.ir import COMMENT
 
-__all__ = ["to_source", "compile_function", "module_source", "standalone_module"]
+__all__ = ["to_source", "compile_function", "origin", "module_source", "standalone_module"]
 
 _PRINTER = []       # [astor's printing function, or None without astor]: made on first use
 
@@ -181,7 +182,21 @@ def compile_function(fn_node, source, ctx, free=None):
     exec(compile(wrapped, filename, "exec"), ctx.parsed.fn.__globals__, namespace)
     fn = namespace["__adjoin_bind__"](*[extra[n] for n in names])
     forget_source_with(fn, filename)
+    parsed = ctx.parsed            # (its lines and place, not the Parsed: that holds the user's objects)
+    _ORIGINS[filename] = (fn_node, source, types.SimpleNamespace(
+        filename=parsed.filename, lines=parsed.lines, name=parsed.name, node=types.SimpleNamespace(lineno=parsed.node.lineno)))
+    weakref.finalize(fn, _ORIGINS.pop, filename, None)
     return fn
+
+
+_ORIGINS = {}       # file name of generated code -> (its AST, its text, where its user function is)
+
+
+def origin(filename):
+    """``(AST, text, where)`` of the generated code compiled under ``filename`` (while its function
+    lives), else None: how an error in generated code finds the user's line.  ``where`` has the
+    user function's ``filename``, ``lines`` (number -> text), ``name`` and ``node.lineno``."""
+    return _ORIGINS.get(filename)
 
 
 def forget_source_with(fn, filename):
@@ -195,6 +210,9 @@ def _import_line(name, obj):
         return f"import {mod}" if name == mod else f"import {mod} as {name}"
     mod = getattr(obj, "__module__", None)
     qual = getattr(obj, "__name__", None)
+    special = sys.modules.get("scipy.special")
+    if mod is None and special is not None and getattr(special, qual or "", None) is obj:
+        mod = "scipy.special"                   # its ufuncs have no __module__
     if mod and qual:
         return f"from {mod} import {qual}" if name == qual else f"from {mod} import {qual} as {name}"
     return f"# {name} = {obj!r}"
@@ -236,6 +254,32 @@ def _helper_source(obj, name):
     return node, raw
 
 
+def _writable(obj):
+    """Can ``_literal`` write ``obj`` (numbers, strings, None, and tuples of them)?"""
+    if isinstance(obj, tuple):
+        return all(_writable(v) for v in obj)
+    return isinstance(obj, (int, float, complex, str, bytes, bool, type(None)))
+
+
+def _literal(obj):
+    """Python source for a constant, also where ``repr`` is not source: ``inf`` and ``nan``
+    (``float('inf')``) and numpy's scalars (``np.float64(1.5)`` is written ``1.5``)."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, (str, bytes)):
+        return repr(obj)
+    if isinstance(obj, int):
+        return repr(int(obj))
+    if isinstance(obj, float):
+        value = float(obj)
+        return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
+    if isinstance(obj, complex):
+        return f"complex({_literal(obj.real)}, {_literal(obj.imag)})"
+    if isinstance(obj, list):
+        return "[" + ", ".join(_literal(v) for v in obj) + "]"
+    if isinstance(obj, tuple):
+        return "(" + "".join(_literal(v) + ", " for v in obj) + ")"
+    return repr(obj)
+
+
 def standalone_module(generated, extra=None):
     """A module text defining the gradient function(s), needing only numpy at run time.
 
@@ -270,12 +314,16 @@ def standalone_module(generated, extra=None):
             return
         if mod.startswith("transpiler"):
             raise _needs_adjoin(gen, name)
-        if isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple)):
-            constants.append(f"{name} = {obj!r}")
-            return
-        if isinstance(obj, np.ndarray) and obj.size <= 10000:
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
             imports.append("import numpy")
-            constants.append(f"{name} = numpy.array({obj.tolist()!r}, dtype=numpy.{obj.dtype.name})")
+            constants.append(f"{name} = numpy.{obj.dtype.name}({_literal(obj.item())})")
+            return
+        if isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple)) and _writable(obj):
+            constants.append(f"{name} = {_literal(obj)}")
+            return
+        if isinstance(obj, np.ndarray) and obj.size <= 10000 and obj.dtype.kind in "biufc":
+            imports.append("import numpy")
+            constants.append(f"{name} = numpy.array({_literal(obj.tolist())}, dtype=numpy.{obj.dtype.name})")
             return
         if isinstance(obj, (np.ufunc, types.BuiltinFunctionType)) or mod.startswith("numpy"):
             imports.append(_import_line(name, obj))

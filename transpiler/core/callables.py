@@ -12,7 +12,7 @@ imports upward.
 import types
 
 __all__ = ["user_function", "plain_function", "register_wrapper", "register_alias",
-           "register_transformer", "transformer", "register_tf_calls", "rewrite_tf_calls"]
+           "register_transformer", "transformer", "register_tf_calls", "rewrite_tf_calls", "register_twins"]
 
 _WRAPPERS = []      # (class, unwrap): an instance of class -> unwrap(instance), checked first
 _ALIASES = []       # (object, function read in its place), compared by identity
@@ -60,8 +60,18 @@ def user_function(fn):
     return plain_function(fn)
 
 
+def register_twins(twin_of):
+    """``twin_of(fn)`` -> ``(python function, None)`` computing what ``fn`` (a library's method the
+    transpiler cannot read, such as a scipy.stats frozen distribution's) computes, else None."""
+    _HOOKS["twins"] = twin_of
+
+
 def plain_function(fn):
     """``user_function`` for everything but the registered wrapper types."""
+    twin_of = _HOOKS.get("twins")
+    found = twin_of(fn) if twin_of is not None else None
+    if found is not None:
+        return found
     if isinstance(fn, types.MethodType):
         inner = user_function(fn.__func__)
         return (inner[0], fn.__self__) if inner is not None and inner[1] is None else None

@@ -179,10 +179,10 @@ class Expressions:
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         column = self.resolve(node.value) is np.c_
         for e in items:
-            if isinstance(e, ast.Slice) or isinstance(e, ast.Constant) and isinstance(e.value, str):
-                raise self.error(f"np.{'c_' if column else 'r_'}[...] with slices or string directives cannot "
-                                 "be differentiated", e, "build the array with np.concatenate / np.arange")
-        atoms = [self.expand(self.atom(e)) for e in items]
+            if isinstance(e, ast.Slice) and column or isinstance(e, ast.Constant) and isinstance(e.value, str):
+                raise self.error(f"np.{'c_' if column else 'r_'}[...] with {'slices' if column else 'string directives'} "
+                                 "cannot be differentiated", e, "build the array with np.concatenate / np.arange")
+        atoms = [self.index_range(e) if isinstance(e, ast.Slice) else self.expand(self.atom(e)) for e in items]
         if column:      # each item at least 2-d with its axes first (np.column_stack of one), joined on -1
             pieces = [self.temp(self.numpy_call(np.column_stack, "column_stack", [ast.List([a], ast.Load())],
                                                 [], node), node) for a in atoms]
@@ -190,6 +190,20 @@ class Expressions:
             pieces = [self.temp(self.numpy_call(np.atleast_1d, "atleast_1d", [a], [], node), node) for a in atoms]
         return self.numpy_call(np.concatenate, "concatenate", [ast.List(pieces, ast.Load())],
                                [ast.keyword("axis", ast.Constant(-1 if column else 0))], node)
+
+    def index_range(self, node):
+        """A slice in ``np.r_[...]``: ``np.arange(start, stop, step)``, or ``np.linspace(start, stop, n)``
+        for a complex step ``nj`` (a constant: numpy reads it as a count of points)."""
+        start = self.expand(self.expr(node.lower)) if node.lower is not None else ast.Constant(0)
+        stop = self.expand(self.expr(node.upper)) if node.upper is not None else None
+        if stop is None:
+            raise self.error("np.r_[start:] has no end", node, "give the slice its stop: np.r_[0:n]")
+        step = node.step
+        if isinstance(step, ast.Constant) and isinstance(step.value, complex):
+            count = ast.Constant(int(abs(step.value)))
+            return self.temp(self.numpy_call(np.linspace, "linspace", [start, stop, count], [], node), node)
+        args = [start, stop] + ([] if step is None else [self.expand(self.expr(step))])
+        return self.temp(self.numpy_call(np.arange, "arange", args, [], node), node)
 
     def rename_loads(self, node):
         new = copy.deepcopy(node)

@@ -7,7 +7,8 @@ came from (``src``).
 
 Each Python construct is lowered in one place:
 
-* before normalizing: everyday builtins, literals, ``:=``, named lambdas, ``del`` (desugar.py),
+* before normalizing: scipy's callables as what adjoin differentiates (calls/scipy_calls.py), everyday
+  builtins, literals, ``:=``, named lambdas, ``del`` (desugar.py),
   ``with``/``try`` (control/blocks.py), ``break``/``continue``/early ``return``
   (control/jumps.py);
 * statements.py: assignments, ``if``, ``return``, expression statements, ``assert``, refusals;
@@ -33,6 +34,7 @@ from .containers.sequence_operators import sequence_operators
 from .effects.pruning import prune_checks
 from . import desugar
 from .control import blocks, iterables
+from .calls import scipy_calls
 from .calls.sites import ARRAY_METHODS, CallSites
 from .emitter import Emitter, is_atom
 from .expressions import Expressions
@@ -70,6 +72,7 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
         self.ctx.handlers = []
         if iterables.is_generator(fn):          # differentiated as the list of what it yields
             body = iterables.as_list_body(body, self.ctx.namer, fn)
+        body = scipy_calls.rewrite(body, self.ctx)
         body = desugar.rewrite(body, self.ctx)
         body = blocks.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)
         self.fn_body = body = Restructure(self.ctx.namer).function_body(body, fn)

@@ -182,6 +182,8 @@ def reverse_call(rev, op, s, g, block, has):
     ctx = rev.ctx
     target = s.targets[0].id
     static, func, args, keywords, active = _call_parts(rev, op, s)
+    if not active:       # `h(1.5)` assigned to a name differentiable on another path: a constant
+        return
     kw_nodes = [ast.keyword(k, v) for k, v in keywords.items()]
     if static is not None:
         fn, self_expr, wrt, renames = _static_wrt(rev, op, static, args, keywords, active)
@@ -343,6 +345,9 @@ def forward_call(fwd, op, s):
     ctx = fwd.ctx
     target = s.targets[0].id
     static, func, args, keywords, active = _call_parts(fwd, op, s)
+    if not active:       # a constant (see reverse_call): its tangent is zero
+        zero = ast.Assign([ast.Name(fwd.tan(target), ast.Store())], fwd.zeros(fwd.load(target)))
+        return [s, ast.copy_location(zero, s)]
     kw_nodes = [ast.keyword(k, v) for k, v in keywords.items()]
     tangents = ast.Tuple([fwd.tangent_of(a) for _, a in active], ast.Load())
     if static is not None:

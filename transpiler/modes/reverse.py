@@ -13,6 +13,7 @@ calls to the callee's own forward/adjoint pair (calls.py).
 """
 
 import ast
+import operator
 import types
 
 import numpy as np
@@ -23,6 +24,7 @@ from runtime.rules.support import scatter_add
 from ..core import annotations as anno
 from ..analysis import reuse
 from ..core.astutil import fix_locations
+from ..core.ir import walk_assigns
 from . import calls
 from . import stacks
 from .reverse_control import ControlFlow, _copy_args
@@ -79,7 +81,34 @@ class Reverse(ControlFlow, StatementAdjoints):
         """The default seed of one output; a nested tuple gets a tuple of them."""
         if isinstance(out, ast.Tuple):
             return ast.Tuple([self._ones_like(o) for o in out.elts], ast.Load())
-        return self.np_call("ones_like", out)
+        if not (isinstance(out, ast.Name) and self._may_hold_container(out.id, set())):
+            return self.np_call("ones_like", out)
+        from runtime.rules.containers import ones_tree     # a (ragged) list or a dict: ones in its shape
+        return ast.Call(self.ctx.ref(ones_tree, "ones_tree"), [out], [])
+
+    def _may_hold_container(self, name, seen):
+        """May ``name`` hold a list, tuple or dict (as a returned value: np.ones_like needs one
+        array shape)?  Yes when it is indexed or built as one, or comes from a call or an op the
+        analysis does not know; copies are followed."""
+        if name in seen:
+            return False
+        seen.add(name)
+        if name in self.indexed():
+            return True
+        for s in walk_assigns(self.core.body):
+            if s.targets[0].id != name:
+                continue
+            op = self.info.ops[id(s)]
+            if op.kind == "copy":
+                if isinstance(op.args[0], ast.Name) and self._may_hold_container(op.args[0].id, seen):
+                    return True
+            elif op.kind in ("tuple", "call", "unknown", "pop") or op.kind in ("prim", "nondiff") and \
+                    (getattr(op.fn, "__module__", None) or "").startswith(("runtime.rules.containers", "builtins")):
+                return True
+            elif op.fn in (operator.add, operator.mul) and any(    # `l + m`, `l * 2` on lists
+                    isinstance(a, ast.Name) and self._may_hold_container(a.id, seen) for a in op.args):
+                return True
+        return False
 
     def _output_seeds(self, out, seed):
         """(output name, its seed expression) pairs; nested tuples (a generated forward's

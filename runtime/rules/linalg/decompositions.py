@@ -5,7 +5,8 @@ import numpy as np
 
 from ..registry import COMPOSITES, define, primitive
 from ..support import dtype_of, items_like, shape_of
-from .matrix import T, any_nonzero, as_diag, copyltu, inverse_gaps, refuse_complex, triangle_masks, value_of
+from ..fft import real_part
+from .matrix import H, T, any_nonzero, as_diag, conj, copyltu, inverse_gaps, refuse_complex, triangle_masks, value_of
 
 
 # --- Cholesky: A = L L^T (TensorFlow's symmetric gradient) ---------------------------------
@@ -36,29 +37,35 @@ def cholesky_jvp(t, ans, a):
 define(np.linalg.cholesky, vjp=(cholesky_vjp,), jvp=(cholesky_jvp,))
 
 
-# --- svd (full_matrices=False): A = U diag(s) Vh  (Townsend, "Differentiating the SVD", 2016) ------
-# With V = Vh^T and F_ij = 1 / (s_j^2 - s_i^2):
-#   dA-bar = U [(F o (U^T gU - gU^T U)) S + diag(gs) + S (F o (V^T gV - gV^T V))] V^T
-#            + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T)
+# --- svd (full_matrices=False): A = U diag(s) V^H  (Townsend, "Differentiating the SVD", 2016) ------
+# With V = Vh^H, F_ij = 1 / (s_j^2 - s_i^2), and ^T transposes without conjugating:
+#   dA-bar = conj(U) [(F o (U^T gU - (U^T gU)^H)) S + diag(gs) + S (F o (V^T gV - (V^T gV)^H)) + D] V^T
+#            + (I - conj(U) U^T) gU S^-1 V^T + conj(U) S^-1 gVh (I - Vh^T conj(Vh))
+# where gV = gVh^H and, for complex A, D = i Im diag(U^T gU) / s: the tangent puts the phase common to
+# u_j and v_j into du_j (as JAX's does), so losses that do not depend on those phases (|u|, u v^H)
+# get their derivative.
 
 def svd_grad(gu, gs, gvh, u, s, vh):
     m, n, k = shape_of(u)[-2], shape_of(vh)[-1], shape_of(s)[-1]
-    inner = as_diag(gs)
+    inner = as_diag(np.real(gs) if np.iscomplexobj(gs) else gs)
     vectors = any_nonzero(gu) or any_nonzero(gvh)
     if not vectors:
-        return np.matmul(np.matmul(u, inner), vh)
+        return np.matmul(np.matmul(conj(u), inner), conj(vh))
     f = inverse_gaps(s * s, "np.linalg.svd", "singular values")
     srow, scol = np.expand_dims(s, -2), np.expand_dims(s, -1)
     ut_gu = np.matmul(T(u), gu)
-    vt_gv = np.matmul(vh, T(gvh))
-    inner = inner + f * (ut_gu - T(ut_gu)) * srow + scol * (f * (vt_gv - T(vt_gv)))
-    out = np.matmul(np.matmul(u, inner), vh)
+    vt_gv = conj(np.matmul(vh, T(gvh)))
+    inner = inner + f * (ut_gu - H(ut_gu)) * srow + scol * (f * (vt_gv - H(vt_gv)))
+    if np.iscomplexobj(ut_gu):
+        check_nonzero(s)
+        inner = inner + as_diag(1j * np.imag(np.diagonal(ut_gu, axis1=-2, axis2=-1)) / s)
+    out = np.matmul(np.matmul(conj(u), inner), conj(vh))
     if m > k:
         check_nonzero(s)
-        out = out + np.matmul((gu - np.matmul(u, ut_gu)) / srow, vh)
+        out = out + np.matmul((gu - np.matmul(conj(u), ut_gu)) / srow, conj(vh))
     if n > k:
         check_nonzero(s)
-        out = out + np.matmul(u, (gvh - np.matmul(T(vt_gv), vh)) / scol)
+        out = out + np.matmul(conj(u), (gvh - np.matmul(np.matmul(gvh, T(vh)), conj(vh))) / scol)
     return out
 
 
@@ -67,20 +74,26 @@ def svd_tangent(t, u, s, vh):
     m, n, k = shape_of(u)[-2], shape_of(vh)[-1], shape_of(s)[-1]
     f = inverse_gaps(s * s, "np.linalg.svd", "singular values")
     srow, scol = np.expand_dims(s, -2), np.expand_dims(s, -1)
-    dp = np.matmul(np.matmul(T(u), t), T(vh))
-    du = np.matmul(u, f * (dp * srow + scol * T(dp)))
-    dv = np.matmul(T(vh), f * (scol * dp + T(dp) * srow))
+    dp = np.matmul(np.matmul(H(u), t), H(vh))
+    du = np.matmul(u, f * (dp * srow + scol * H(dp)))
+    dv = np.matmul(H(vh), f * (scol * dp + H(dp) * srow))
+    ds = np.diagonal(dp, axis1=-2, axis2=-1)
+    if np.iscomplexobj(ds):
+        check_nonzero(s)
+        du = du + np.matmul(u, as_diag(1j * np.imag(ds) / s))
+        ds = np.real(ds)
     if m > k:
         check_nonzero(s)
-        du = du + (np.matmul(t, T(vh)) - np.matmul(u, dp)) / srow
+        du = du + (np.matmul(t, H(vh)) - np.matmul(u, dp)) / srow
     if n > k:
         check_nonzero(s)
-        dv = dv + (np.matmul(T(t), u) - np.matmul(T(vh), T(dp))) / srow
-    return du, np.diagonal(dp, axis1=-2, axis2=-1), T(dv)
+        dv = dv + (np.matmul(H(t), u) - np.matmul(H(vh), H(dp))) / srow
+    return du, ds, H(dv)
 
 
 def svdvals_tangent(t, u, vh):
-    return np.sum(np.matmul(T(u), t) * vh, axis=-1)
+    ds = np.sum(np.matmul(H(u), t) * conj(vh), axis=-1)
+    return np.real(ds) if np.iscomplexobj(ds) else ds
 
 
 def check_nonzero(s):
@@ -93,7 +106,6 @@ def check_nonzero(s):
 
 
 def check_svd(a, full_matrices, hermitian, vectors):
-    refuse_complex(a, "np.linalg.svd")
     if hermitian:
         raise NotImplementedError("np.linalg.svd(..., hermitian=True) is not differentiated; "
                                   "use hermitian=False (the default) or np.linalg.eigh")
@@ -114,7 +126,7 @@ def svd_vjp(g, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
     if not compute_uv:
         check_svd(a, False, hermitian, False)
         u, _, vh = np.linalg.svd(a, full_matrices=False)
-        return np.matmul(u * np.expand_dims(g, -2), vh)
+        return np.matmul(conj(u) * np.expand_dims(np.real(g) if np.iscomplexobj(g) else g, -2), conj(vh))
     gu, gs, gvh = items_like(g, ans)
     k = shape_of(ans[1])[-1]
     check_svd(a, full_matrices, hermitian, any_nonzero(gu) or any_nonzero(gvh))
@@ -139,7 +151,8 @@ def svd_packed(a):
 
 
 def unpack_svd(p, m):
-    return p[..., :m, :], p[..., m, :], T(p[..., m + 1:, :])
+    s = p[..., m, :]
+    return p[..., :m, :], real_part(s) if np.iscomplexobj(s) else s, T(p[..., m + 1:, :])   # (packed as complex)
 
 
 def svd_packed_vjp(g, ans, a):

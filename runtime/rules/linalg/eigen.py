@@ -1,45 +1,46 @@
-"""Rules for eigendecompositions: ``eigh``, ``eigvalsh``, ``eig`` and ``eigvals`` (real eigenvalues).
-On tensors each runs as one packed primitive whose items are read by recorded slices."""
+"""Rules for eigendecompositions: ``eigh`` and ``eigvalsh`` (real symmetric or complex Hermitian),
+``eig`` and ``eigvals`` (any square matrix with distinct eigenvalues, real or complex).  On tensors
+each runs as one packed primitive whose items are read by recorded slices."""
 
 import numpy as np
 
 from ..fft import real_part
 from ..registry import COMPOSITES, define, primitive
 from ..support import items_like
-from .matrix import (
-    T, any_nonzero, as_diag, from_triangle, inverse_gaps, refuse_complex, to_symmetric, value_of)
+from .matrix import H, T, any_nonzero, as_diag, conj, from_triangle, inverse_gaps, to_symmetric
 
 
-# --- eigh (and eig of a real symmetric matrix): A = V diag(w) V^T ----------------------------------
-# dw = diag(V^T dA V),  dV = V (F o V^T dA V),  F_ij = 1 / (w_j - w_i).  numpy's eigh reads one
-# triangle of A only, so its gradient lands in that triangle (as TensorFlow's does); eig reads all.
+# --- eigh (and eig): A = V diag(w) V^H ----------------------------------------------------------------
+# dw = Re diag(V^H dA V),  dV = V (F o V^H dA V),  F_ij = 1 / (w_j - w_i).  numpy's eigh reads one
+# triangle of A only (and the real part of a complex diagonal), so its gradient lands in that
+# triangle (as TensorFlow's does); eig reads all.  A complex eigenvector's phase is arbitrary: dV is
+# the one with Im(v_j^H dv_j) = 0, as JAX's, so losses that do not depend on the phases (|v|,
+# v v^H) get their derivative.
 
 def eigh_grad(gw, gv, w, v, UPLO="L"):
     """The gradient w.r.t. ``a`` of ``w, v = eigh(a)``."""
-    refuse_complex(v, "np.linalg.eigh")
-    inner = as_diag(gw)
+    inner = as_diag(np.real(gw) if np.iscomplexobj(gw) else gw)
     if any_nonzero(gv):
         inner = inner + inverse_gaps(w, "np.linalg.eigh") * np.matmul(T(v), gv)
-    return from_triangle(np.matmul(np.matmul(v, inner), T(v)), UPLO)
+    return from_triangle(np.matmul(np.matmul(conj(v), inner), T(v)), UPLO)
 
 
 def eigh_tangent(t, w, v, UPLO="L"):
     """(dw, dv) of ``w, v = eigh(a)`` along ``t``."""
-    refuse_complex(v, "np.linalg.eigh")
-    p = np.matmul(np.matmul(T(v), to_symmetric(t, UPLO)), v)
+    p = np.matmul(np.matmul(H(v), to_symmetric(t, UPLO)), v)
     dv = np.matmul(v, inverse_gaps(w, "np.linalg.eigh") * p)
-    return np.diagonal(p, axis1=-2, axis2=-1), dv
+    dw = np.diagonal(p, axis1=-2, axis2=-1)
+    return (np.real(dw) if np.iscomplexobj(dw) else dw), dv
 
 
-# eig reads all of a, so it is differentiated with the formulas for a general matrix with real,
-# distinct eigenvalues and unit-norm eigenvectors (V^-1 where eigh has V^T, and the columns kept
-# at unit length).  At a symmetric matrix they reduce to eigh's; written generally, their own
-# derivative (second order) is right in non-symmetric directions too.
+# eig: a general matrix with distinct (possibly complex) eigenvalues and unit-norm eigenvectors
+# (V^-1 where eigh has V^H; the columns kept at unit length).  With U-bar the eigenvector cotangent
+# less its unit-norm component:  A-bar = V^-T (diag(w-bar) + F o V^T U-bar) V^T.
 
 def eig_grad(gw, gv, w, v):
     inner = as_diag(gw)
     if any_nonzero(gv):
-        gv = gv - v * np.sum(v * gv, axis=-2, keepdims=True)       # the unit-norm constraint
+        gv = gv - conj(v) * real_part(np.sum(v * gv, axis=-2, keepdims=True))    # the unit-norm constraint
         inner = inner + inverse_gaps(w, "np.linalg.eig") * np.matmul(T(v), gv)
     vinv = np.linalg.inv(v)
     return np.matmul(np.matmul(T(vinv), inner), T(v))
@@ -48,7 +49,7 @@ def eig_grad(gw, gv, w, v):
 def eig_tangent(t, w, v):
     p = np.matmul(np.matmul(np.linalg.inv(v), t), v)
     dv = np.matmul(v, inverse_gaps(w, "np.linalg.eig") * p)
-    dv = dv - v * np.sum(v * dv, axis=-2, keepdims=True)
+    dv = dv - v * real_part(np.sum(conj(v) * dv, axis=-2, keepdims=True))
     return np.diagonal(p, axis1=-2, axis2=-1), dv
 
 
@@ -87,7 +88,8 @@ EighResult = type(np.linalg.eigh(np.eye(1)))
 
 def eigh_on_tensors(a, UPLO="L"):
     p = eigh_packed(a, UPLO)
-    return EighResult(p[..., 0, :], p[..., 1:, :])
+    w = p[..., 0, :]
+    return EighResult(real_part(w) if np.iscomplexobj(w) else w, p[..., 1:, :])   # (packed as complex)
 
 
 define(np.linalg.eigh, vjp=(eigh_vjp,), jvp=(eigh_jvp,))
@@ -100,24 +102,11 @@ def eigvalsh_vjp(g, ans, a, UPLO="L"):
 
 
 def eigvalsh_jvp(t, ans, a, UPLO="L"):
-    refuse_complex(a, "np.linalg.eigvalsh")         # (the VJP refuses in eigh_grad)
     v = np.linalg.eigh(a, UPLO)[1]
-    return np.sum(np.matmul(to_symmetric(t, UPLO), v) * v, axis=-2)
+    return real_part(np.sum(np.matmul(to_symmetric(t, UPLO), v) * conj(v), axis=-2))
 
 
 define(np.linalg.eigvalsh, vjp=(eigvalsh_vjp,), jvp=(eigvalsh_jvp,))
-
-
-def check_symmetric(a, ans_w, what):
-    """eig is differentiated for real symmetric matrices only (real eigenvalues, orthonormal vectors).
-    numpy >= 2.5 returns them as complex arrays with zero imaginary parts."""
-    x, w = value_of(a), value_of(ans_w)
-    if np.iscomplexobj(x) or np.any(np.abs(np.imag(w)) > 0) or \
-            not np.allclose(x, np.swapaxes(x, -1, -2), rtol=1e-10, atol=1e-12):
-        raise NotImplementedError(
-            f"{what}: only real symmetric matrices are differentiated (their eigenvalues are real and the "
-            f"eigenvectors orthonormal); for those prefer np.linalg.eigh. The derivative of a general "
-            f"(non-symmetric or complex) eigendecomposition is not supported.")
 
 
 def real_for_real(grad, a):
@@ -126,13 +115,11 @@ def real_for_real(grad, a):
 
 
 def eig_vjp(g, ans, a):
-    check_symmetric(a, ans[0], "np.linalg.eig")
     gw, gv = items_like(g, ans)
     return real_for_real(eig_grad(gw, gv, ans[0], ans[1]), a)
 
 
 def eig_jvp(t, ans, a):
-    check_symmetric(a, ans[0], "np.linalg.eig")
     return eig_tangent(t, ans[0], ans[1])
 
 
@@ -144,12 +131,10 @@ def eig_packed(a):
 
 
 def eig_packed_vjp(g, ans, a):
-    check_symmetric(a, ans, "np.linalg.eig")
     return real_for_real(eig_grad(g[..., 0, :], g[..., 1:, :], ans[..., 0, :], ans[..., 1:, :]), a)
 
 
 def eig_packed_jvp(t, ans, a):
-    check_symmetric(a, ans, "np.linalg.eig")
     dw, dv = eig_tangent(t, ans[..., 0, :], ans[..., 1:, :])
     return pack_rows(dw, dv)
 
@@ -163,12 +148,10 @@ def eig_on_tensors(a):
 
 
 def eigvals_vjp(g, ans, a):
-    check_symmetric(a, ans, "np.linalg.eigvals")
     return real_for_real(eig_grad(g, 0, ans, np.linalg.eig(a)[1]), a)
 
 
 def eigvals_jvp(t, ans, a):
-    check_symmetric(a, ans, "np.linalg.eigvals")
     v = np.linalg.eig(a)[1]             # the values alone: no need for distinct eigenvalues
     return np.diagonal(np.matmul(np.matmul(np.linalg.inv(v), t), v), axis1=-2, axis2=-1)
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..forms import reshaping, symmetric
 from ..registry import primitive
+from ..reductions import conj_if_complex as conj  # noqa: F401  (conj(x): no copy of a real x)
 from ..support import dtype_of, shape_of, value_of
 
 
@@ -56,15 +57,27 @@ def triangle_masks(n, UPLO, dtype):
 
 def from_triangle(s, UPLO):
     """Gradient w.r.t. a matrix that numpy reads through one triangle only (eigh, eigvalsh):
-    ``s`` is the gradient w.r.t. the symmetric matrix that triangle stands for."""
+    ``s`` is the gradient w.r.t. the symmetric (complex: Hermitian) matrix that triangle stands for."""
     full, strict = triangle_masks(shape_of(s)[-1], UPLO, dtype_of(s))
-    return s * full + T(s) * strict
+    if not np.iscomplexobj(s):
+        return s * full + T(s) * strict
+    return (s + np.conj(T(s))) * strict + np.real(s) * (full - strict)
 
 
 def to_symmetric(t, UPLO):
-    """The symmetric matrix that the ``UPLO`` triangle of ``t`` stands for."""
+    """The symmetric matrix that the ``UPLO`` triangle of ``t`` stands for; for a complex ``t`` the
+    Hermitian one (LAPACK reads the real part of the diagonal)."""
     full, strict = triangle_masks(shape_of(t)[-1], UPLO, dtype_of(t))
-    return t * full + T(t * strict)
+    if not np.iscomplexobj(t):
+        return t * full + T(t * strict)
+    return t * strict + np.conj(T(t * strict)) + np.real(t) * (full - strict)
+
+
+def H(x):
+    """The conjugate transpose over a batch (the transpose of a real x)."""
+    return np.conj(T(x)) if np.iscomplexobj(x) else T(x)
+
+
 
 
 def copyltu(m):
@@ -76,16 +89,17 @@ def copyltu(m):
 
 def check_distinct(w, what, thing="eigenvalues"):
     """Raise where two of ``w`` are equal: the vectors are not unique there, so they have no derivative."""
-    v = np.sort(value_of(w), axis=-1)
+    v = value_of(w)
     if v.shape[-1] < 2 or v.size == 0:
         return
     scale = max(float(np.max(np.abs(v))), float(np.finfo(v.dtype).tiny))
-    gaps = np.diff(v, axis=-1)
-    if float(np.min(gaps)) <= 100 * v.shape[-1] * np.finfo(v.dtype).eps * scale:
+    n = v.shape[-1]
+    gaps = np.abs(v[..., :, None] - v[..., None, :]) + np.where(np.eye(n, dtype=bool), np.inf, 0.0)
+    if float(np.min(gaps)) <= 100 * n * np.finfo(v.dtype).eps * scale:
         i = np.unravel_index(np.argmin(gaps), gaps.shape)
         raise np.linalg.LinAlgError(
             f"{what}: the derivative of the vectors is undefined because two {thing} are equal "
-            f"({v[i]!r} and {v[i[:-1] + (i[-1] + 1,)]!r}): the vectors are not unique there. Differentiate "
+            f"({v[i[:-1]]!r} and {v[i[:-2] + (i[-1],)]!r}): the vectors are not unique there. Differentiate "
             f"only the {thing} (np.linalg.eigvalsh, np.linalg.svd(a, compute_uv=False)) or a quantity "
             f"that does not depend on the choice of vectors.")
 

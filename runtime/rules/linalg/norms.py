@@ -5,7 +5,7 @@ import numpy as np
 
 from ..registry import define, nondifferentiable
 from ..support import shape_of
-from .matrix import refuse_complex
+from .matrix import conj
 
 
 # --- norm: every ord numpy accepts, for vectors (one axis) and matrices (two axes) ------------------
@@ -37,43 +37,51 @@ def tie_share(values, best, axis):
     return ties / np.sum(ties, axis=axis, keepdims=True)
 
 
+# A complex x: every norm is a function of |x| (or of the singular values), so the cotangent is the
+# real case's with x / |x| for sign(x), conjugated (d|z| is Re(conj(z) dz) / |z|), and the tangent is
+# the real part of its pairing with t.
+
+def unit(x):
+    """d|x|/dx as the cotangent convention reads it: sign(x), conj(x) / |x| for complex x."""
+    return np.conj(x) / np.abs(x) if np.iscomplexobj(x) else np.sign(x)
+
+
 def norm_grad(g, ans, x, ord=None, axis=None, keepdims=False):
     """d norm(x) / d x weighted by ``g`` (shaped like the norm)."""
-    refuse_complex(x, "np.linalg.norm")
     axes = norm_axes(x, ord, axis)
     gk = keep_reduced(g, x, axes, keepdims)
     nk = keep_reduced(ans, x, axes, keepdims)
     if ord is None or ord == "fro" or (ord == 2 and len(axes) == 1):
-        return gk * x / nk
+        return gk * conj(x) / nk
     if len(axes) == 1:
         return vector_norm_grad(gk, nk, x, ord, axes)
     row, col = axes
     if ord in (1, -1, np.inf, -np.inf):
         summed, other = (row, col) if ord in (1, -1) else (col, row)
         sums = np.sum(np.abs(x), axis=summed, keepdims=True)
-        return gk * np.sign(x) * tie_share(sums, nk, other)
-    # nuclear (the sum of singular values), 2 (the largest), -2 (the smallest)
+        return gk * unit(x) * tie_share(sums, nk, other)
+    # nuclear (the sum of singular values), 2 (the largest), -2 (the smallest): ds = Re(u^H dA v)
     moved = np.moveaxis(x, (row, col), (-2, -1))
     u, s, vh = np.linalg.svd(moved, full_matrices=False)
     if ord == "nuc":
-        d = np.matmul(u, vh)
+        d = np.matmul(conj(u), conj(vh))
     else:
         i = 0 if ord == 2 else -1
-        d = np.expand_dims(u[..., :, i], -1) * np.expand_dims(vh[..., i, :], -2)
+        d = np.expand_dims(conj(u[..., :, i]), -1) * np.expand_dims(conj(vh[..., i, :]), -2)
     return gk * np.moveaxis(d, (-2, -1), (row, col))
 
 
 def vector_norm_grad(gk, nk, x, ord, axes):
     """The p-norm over ``axes`` (one or several; ``gk``, ``nk`` broadcast against x)."""
     if ord == 2:
-        return gk * x / nk
+        return gk * conj(x) / nk
     if ord == np.inf or ord == -np.inf:
-        return gk * np.sign(x) * tie_share(np.abs(x), nk, tuple(axes))
+        return gk * unit(x) * tie_share(np.abs(x), nk, tuple(axes))
     if ord == 0:
         return np.zeros_like(x)
     if ord == 1:
-        return gk * np.sign(x)
-    return gk * np.sign(x) * np.abs(x) ** (ord - 1) / nk ** (ord - 1)
+        return gk * unit(x)
+    return gk * unit(x) * np.abs(x) ** (ord - 1) / nk ** (ord - 1)
 
 
 def norm_vjp(g, ans, x, ord=None, axis=None, keepdims=False):
@@ -82,7 +90,8 @@ def norm_vjp(g, ans, x, ord=None, axis=None, keepdims=False):
 
 def norm_jvp(t, ans, x, ord=None, axis=None, keepdims=False):
     d = norm_grad(np.ones_like(ans), ans, x, ord, axis, keepdims)
-    return np.sum(d * t, axis=norm_axes(x, ord, axis), keepdims=keepdims)
+    dn = np.sum(d * t, axis=norm_axes(x, ord, axis), keepdims=keepdims)
+    return np.real(dn) if np.iscomplexobj(dn) else dn
 
 
 define(np.linalg.norm, vjp=(norm_vjp,), jvp=(norm_jvp,))
@@ -102,14 +111,14 @@ def vector_axes(x, axis):
 
 
 def vector_norm_vjp(g, ans, x, axis=None, keepdims=False, ord=2):
-    refuse_complex(x, "np.linalg.vector_norm")
     axes = vector_axes(x, axis)
     return vector_norm_grad(keep_reduced(g, x, axes, keepdims), keep_reduced(ans, x, axes, keepdims), x, ord, axes)
 
 
 def vector_norm_jvp(t, ans, x, axis=None, keepdims=False, ord=2):
     d = vector_norm_vjp(np.ones_like(ans), ans, x, axis, keepdims, ord)
-    return np.sum(d * t, axis=vector_axes(x, axis), keepdims=keepdims)
+    dn = np.sum(d * t, axis=vector_axes(x, axis), keepdims=keepdims)
+    return np.real(dn) if np.iscomplexobj(dn) else dn
 
 
 # the axes are ints read from x's shape: constants when the rules above are differentiated again

@@ -4,8 +4,8 @@
 scipy's Cholesky reads one triangle of ``a`` (``lower=``), so its gradient lands in that triangle:
 numpy's rule (linalg/decompositions.py, the gradient w.r.t. the symmetric matrix) mapped back
 with ``from_triangle``, as numpy's eigh does; upper factors are transposes of lower ones.
-``cho_factor``'s ``c`` holds the factor in that triangle and ``a``'s entries, as given, in the
-other.  ``lu_factor``'s ``lu`` packs L (unit lower, below the diagonal) and U (upper) of
+``cho_factor``'s ``c`` holds the factor in that triangle and, in the other, ``a``'s entries as
+given (scipy < 1.18) or zeros (scipy 1.18).  ``lu_factor``'s ``lu`` packs L (unit lower, below the diagonal) and U (upper) of
 P^T A = L U; with F = L^-1 P^T dA U^-1, dL = L (F below the diagonal) and dU = (F on and above
 it) U.  Complex matrices: the Cholesky rules refuse them as numpy's do; the LU rules accept them.
 """
@@ -16,6 +16,7 @@ import scipy.linalg as _sl
 from ..linalg.decompositions import cholesky_jvp as np_cholesky_jvp
 from ..linalg.decompositions import cholesky_vjp as np_cholesky_vjp
 from ..linalg.matrix import T, any_nonzero, from_triangle, refuse_complex, to_symmetric, triangle_masks, value_of
+from ..forms import jvp_like
 from ..registry import define, primitive
 from ..support import dtype_of, items_like, shape_of
 from .solves import solve_triangular
@@ -77,26 +78,44 @@ def parts(c, lower):
     return full, T(strict)
 
 
-def check_copied(c, a, other):
-    """A gradient through c's other triangle needs it to be a's (what scipy leaves there)."""
-    if not np.array_equal(value_of(c) * other, value_of(a) * other):
-        raise ValueError("scipy.linalg.cho_factor: the triangle of c outside the factor does not hold a's "
-                         "entries in this scipy version, so it has no derivative; read only the factor "
-                         "(np.tril(c) with lower=True, np.triu(c) otherwise) or use scipy.linalg.cholesky")
+_FILLS = []
+
+
+def fill():
+    """What this scipy leaves in c's other triangle: "copied" (a's entries, scipy < 1.18) or "zeros".
+    Found once, on a small matrix; each derivative also checks its own c agrees."""
+    if not _FILLS:
+        c = _sl.cho_factor(np.array([[2.0, 0.5], [0.7, 2.0]]))[0]
+        _FILLS.append("copied" if c[1, 0] == 0.7 else "zeros" if c[1, 0] == 0 else "other")
+    return _FILLS[0]
+
+
+def other_derivative(c, a, other, what):
+    """Whether c's other triangle moves with a's (True: it holds a's entries; False: zeros); a
+    refusal where c holds neither."""
+    kind = fill()
+    values, given = value_of(c) * other, value_of(a) * other
+    if kind == "copied" and np.array_equal(values, given):
+        return True
+    if kind == "zeros" and not np.any(values):
+        return False
+    raise ValueError(f"scipy.linalg.cho_factor: the triangle of c outside the factor holds neither a's entries "
+                     f"nor zeros here, so its {what} is unknown; read only the factor (np.tril(c) with "
+                     f"lower=True, np.triu(c) otherwise) or use scipy.linalg.cholesky")
 
 
 def cho_factor_grad(gc, c, a, lower):
     full, other = parts(c, lower)
     grad = factor_grad(gc * full, c * full, a, lower)
-    if any_nonzero(gc * other):
-        check_copied(c, a, other)
+    if any_nonzero(gc * other) and other_derivative(c, a, other, "gradient"):
         grad = grad + gc * other
     return grad
 
 
 def cho_factor_tangent(t, c, a, lower):
     full, other = parts(c, lower)
-    return factor_tangent(t, c * full, a, lower) + t * other
+    tangent = factor_tangent(t, c * full, a, lower)
+    return tangent + t * other if other_derivative(c, a, other, "tangent") else tangent
 
 
 def cho_factor_vjp(g, ans, a, lower=False, overwrite_a=False, check_finite=True):
@@ -164,13 +183,8 @@ def cho_solve_jvp_factor(t, ans, c_and_lower, b, overwrite_b=False, check_finite
     return cho_solve_factor_tangent(t[0], ans, c_and_lower[0], c_and_lower[1])
 
 
-def cho_solve_jvp_b(t, ans, c_and_lower, b, overwrite_b=False, check_finite=True):
-    kept("scipy.linalg.cho_solve", overwrite_b=overwrite_b)
-    return cho_solve(c_and_lower, t)
-
-
 define((_sl.cho_solve, cho_solve), vjp=(cho_solve_vjp_factor, cho_solve_vjp_b),
-       jvp=(cho_solve_jvp_factor, cho_solve_jvp_b))
+       jvp=(cho_solve_jvp_factor,) + jvp_like(cho_solve_vjp_b))       # (A symmetric: the same map)
 
 
 # --- lu_factor(a) -> (lu, piv) with P^T A = L U -------------------------------------------------------

@@ -60,11 +60,11 @@ def read(a, kind, lower):
     if kind == "general":
         return a
     uplo = "L" if lower else "U"
-    if kind == "symmetric":
-        return to_symmetric(a, uplo)
+    if kind == "symmetric":       # complex symmetric, not Hermitian: no conjugate
+        full, strict = triangle_masks(shape_of(a)[-1], uplo, dtype_of(a))
+        return a * full + T(a * strict)
     if kind == "hermitian":       # (the diagonal's imaginary part is not read)
-        _, strict = triangle_masks(shape_of(a)[-1], uplo, dtype_of(a))
-        return a * strict + np.conj(T(a * strict)) + np.real(a) * np.eye(shape_of(a)[-1])
+        return to_symmetric(a, uplo)
     return a * mask_of(kind, shape_of(a)[-1], dtype_of(a))
 
 
@@ -75,10 +75,10 @@ def read_adjoint(m, kind, lower):
         return m
     uplo = "L" if lower else "U"
     if kind == "symmetric":
-        return from_triangle(m, uplo)
+        full, strict = triangle_masks(shape_of(m)[-1], uplo, dtype_of(m))
+        return m * full + T(m) * strict
     if kind == "hermitian":
-        _, strict = triangle_masks(shape_of(m)[-1], uplo, dtype_of(m))
-        return (m + np.conj(T(m))) * strict + np.real(m) * np.eye(shape_of(m)[-1])
+        return from_triangle(m, uplo)
     return m * mask_of(kind, shape_of(m)[-1], dtype_of(m))
 
 

@@ -49,8 +49,10 @@ def _static(rule):
 
 # linalg/ and fft.py rules are enumerated the same way by test_rules_linalg_registry.py
 # (test_every_family_rule_has_a_sample), with decomposition-aware inputs; scipy_linalg/ by
-# test_scipy_linalg.py (test_every_rule_has_a_case), with tuple arguments and complex inputs.
-OWN_REGISTRY_TEST = ("runtime.rules.linalg.", "runtime.rules.fft", "runtime.rules.scipy_linalg.")
+# test_scipy_linalg.py (test_every_rule_has_a_case), with tuple arguments and complex inputs;
+# scipy_integrate/ by test_scipy_integrate.py, against finite differences of the ODE solver.
+OWN_REGISTRY_TEST = ("runtime.rules.linalg.", "runtime.rules.fft", "runtime.rules.scipy_linalg.",
+                     "runtime.rules.scipy_integrate.")
 
 
 def _module(rule):

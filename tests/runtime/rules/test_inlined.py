@@ -156,13 +156,26 @@ def test_no_rule_error_names_the_real_function_and_file():
     assert "numpy_extra" not in text
 
 
-def test_r_with_slices_is_refused():
+def _ranged(x):
+    return np.sum(np.r_[x, 0:3, x[:1] * 2.0, 1:2:3j, 4:10:3] * np.arange(12.0)) + np.sum(np.r_[x, 1:4] ** 2)
+
+
+def test_r_with_slices_in_both_modes():
+    """np.r_'s slices are ranges (np.arange; a complex step np.linspace's count): they were refused."""
+    x = np.array([0.5, -1.5, 2.0])
+    want = numeric_grad(_ranged, x)
+    assert_close(grad(_ranged)(x), want)
+    t = np.array([1.0, -0.5, 0.25])
+    assert_close(jvp(_ranged, (x,), (t,))[1], np.sum(want * t))
+
+
+def test_r_with_a_string_directive_is_refused():
     from transpiler import TranspileError, differentiate
 
-    def ranged(x):
-        return np.sum(np.r_[x, 0:3])
-    with pytest.raises(TranspileError, match="slices or string directives"):
-        differentiate(ranged)
+    def directed(x):
+        return np.sum(np.r_["0,2", x, x])
+    with pytest.raises(TranspileError, match="string directives"):
+        differentiate(directed)
 
 
 def _c3(x):

@@ -72,3 +72,60 @@ def test_lookup_of_an_unknown_callable_is_none():
     assert lookup(lambda x: x) is None
     assert lookup(np.ndarray.copy) is None or lookup(np.ndarray.copy).fn is not None
     assert lookup([]) is None          # unhashable
+
+
+LIGHT = """
+import json, sys, types
+import numpy as np
+package = types.ModuleType("runtime")      # runtime.rules alone, without the tf namespace above it
+package.__path__ = [{root!r} + "/runtime"]
+sys.modules["runtime"] = package
+import runtime.rules as rules
+loaded = lambda: sorted(m for m in sys.modules if m.startswith("runtime.rules."))
+after_import = loaded()
+rule = rules.lookup(np.sin)
+print(json.dumps([after_import, loaded(), rule.name]))
+"""
+
+
+def test_importing_the_rules_loads_no_family_and_a_lookup_loads_its_own():
+    import json
+    import os
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    out = subprocess.run([sys.executable, "-c", LIGHT.format(root=root)], capture_output=True, text=True,
+                         check=True, cwd=root).stdout
+    after_import, after_lookup, name = json.loads(out)
+    assert after_import == ["runtime.rules.registry"]
+    assert name == "np.sin" and "runtime.rules.trig" in after_lookup
+    assert not any(m.startswith(("runtime.rules.linalg", "runtime.rules.fft", "runtime.rules.containers"))
+                   for m in after_lookup)
+
+
+THREADS = """
+import math, sys, threading, types
+import numpy as np
+package = types.ModuleType("runtime")
+package.__path__ = [{root!r} + "/runtime"]
+sys.modules["runtime"] = package
+import runtime.rules as rules
+fns = [np.sin, math.sin, np.linalg.inv, np.fft.fft, np.sum, np.concatenate, np.maximum, abs] * 4
+found = [None] * len(fns)
+barrier = threading.Barrier(len(fns))
+def look(i):
+    barrier.wait()
+    found[i] = rules.lookup(fns[i])
+threads = [threading.Thread(target=look, args=(i,)) for i in range(len(fns))]
+for t in threads: t.start()
+for t in threads: t.join()
+print(sum(r is None for r in found))
+"""
+
+
+def test_lookups_from_many_threads_find_their_families():
+    import os
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    out = subprocess.run([sys.executable, "-c", THREADS.format(root=root)], capture_output=True, text=True,
+                         check=True, cwd=root).stdout
+    assert out.strip() == "0"

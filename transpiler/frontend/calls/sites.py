@@ -121,7 +121,10 @@ class CallSites:
             return nested.call_with_functions(self, node, fn)
         if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
                                                   and isinstance(node.args[0].value, str)):
+            checks.check_call(self, fn, node)
             node = einsum_subscripts_form(self, node)
+            if anno.get(node, "prim") is np.einsum:
+                return node                       # sublists read when the code runs
         checks.check_call(self, fn, node)
         special = writes.special_call(self, fn, node)
         if special is not None:
@@ -202,19 +205,42 @@ class CallSites:
 
 def einsum_subscripts_form(norm, node):
     """``np.einsum(x, [0, 1], y, [1, 2], [0, 2])`` (the sublist form) as ``np.einsum("ab,bc->ac", x, y)``:
-    the derivative rules read the subscripts string."""
-    from runtime.rules.support import einsum_subscripts
+    the derivative rules read the subscripts string.  Sublists held in names become that string when
+    the code runs (``sublist_subscripts``); subscripts in a name are the string form already."""
+    from runtime.rules.support import einsum_subscripts, sublist_subscripts
     args = list(node.args)
-    subs = []
-    for i, a in enumerate(args):
-        if i % 2 == 1 or (i == len(args) - 1 and len(args) % 2 == 1):
-            try:
-                subs.append(ast.literal_eval(a))
-            except ValueError:
-                raise norm.error("np.einsum's sublists must be written out (lists of ints)", a,
-                                 "write the subscripts as a string: np.einsum('ij,jk->ik', x, y)") from None
+    if len(args) < 2 or not _a_sublist(norm, args[1]):
+        return node                       # np.einsum(subscripts_in_a_name, x, y)
+    sub_nodes = [a for i, a in enumerate(args) if i % 2 == 1 or (i == len(args) - 1 and len(args) % 2 == 1)]
     operands = args[0::2] if len(args) % 2 == 0 else args[0:-1:2]
+    try:
+        subs = [ast.literal_eval(a) for a in sub_nodes]
+    except ValueError:
+        output = sub_nodes[len(operands)] if len(sub_nodes) > len(operands) else ast.Constant(None)
+        inputs = ast.copy_location(ast.Tuple(sub_nodes[:len(operands)], ast.Load()), node)
+        subscripts = ast.copy_location(ast.Call(norm.ctx.ref(sublist_subscripts, "sublist_subscripts"),
+                                                [norm.argument(inputs), norm.argument(output)], []), node)
+        anno.put(subscripts, "prim", sublist_subscripts)
+        func = node.func
+        func = ast.copy_location(ast.Name(func.id, ast.Load()), func) if isinstance(func, ast.Name) \
+            else norm.value(func)
+        call = ast.copy_location(ast.Call(func, [norm.temp(subscripts, node)] + [norm.argument(a) for a in operands],
+                                          [ast.keyword(k.arg, norm.argument(k.value)) for k in node.keywords]), node)
+        anno.put(call, "prim", np.einsum)
+        return call
     placeholders = [object() for _ in operands]
     pairs = [v for pair in zip(placeholders, subs) for v in pair] + subs[len(operands):]
     subscripts, _ = einsum_subscripts(pairs)
     return ast.copy_location(ast.Call(node.func, [ast.Constant(subscripts)] + operands, node.keywords), node)
+
+
+def _a_sublist(norm, node):
+    """True when einsum's second argument is a sublist: a list or tuple written out or in a global name."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return True
+    if norm.static(node):
+        try:
+            return isinstance(norm.resolve(node), (list, tuple))
+        except Exception:
+            return False
+    return False

@@ -3,6 +3,8 @@
 import numpy as np
 from hypothesis import strategies as st
 
+from runtime.rules.calculus import gradient_along
+
 from . import add, axis_of, shape, spec, values
 
 
@@ -152,12 +154,19 @@ if hasattr(np, "cumulative_sum"):
         add(_fn, _make)
 
 
-@spec(np.gradient)
+@spec(np.gradient, argnums=(0, 1))
 def _gradient(draw, rng):
-    shp = shape(draw, min_dims=1, min_side=2, max_side=4)
-    kwargs = {} if len(shp) == 1 and draw(st.booleans()) else {"axis": axis_of(draw, len(shp), none=False)}
-    extra = [float(rng.uniform(0.5, 2))] if draw(st.booleans()) else []
-    return [values(rng, shp)] + extra, kwargs
+    """Any axes, a scalar spacing (differentiated too), edge_order 1 or 2 (3 points at least)."""
+    shp = shape(draw, min_dims=1, min_side=3, max_side=4)
+    kwargs = {"axis": axis_of(draw, len(shp), tuples=True), "edge_order": draw(st.sampled_from([1, 2]))}
+    return [values(rng, shp), float(rng.uniform(0.5, 2))], kwargs
+
+
+@spec(gradient_along, argnums=(0, 1))
+def _gradient_along(draw, rng):
+    shp = shape(draw, min_dims=1, min_side=3, max_side=4)
+    return [values(rng, shp), float(rng.uniform(0.5, 2)), draw(st.integers(-len(shp), len(shp) - 1)),
+            draw(st.sampled_from([1, 2]))], {}
 
 
 @spec(np.unwrap)

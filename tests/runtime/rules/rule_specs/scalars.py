@@ -22,6 +22,8 @@ MATH = [
     (math.remainder, [(-3, 3), (0.7, 2)]), (math.ldexp, [(-2, 2)], [2]),
     (builtins.pow, [(0.3, 2), (-2, 2)]), (builtins.float, [(-2, 2)]),
     (builtins.max, [(-2, 2), (-2, 2), (-2, 2)]), (builtins.min, [(-2, 2), (-2, 2)]),
+    (math.frexp, [(0.1, 3)]), (math.frexp, [(-3, -0.1)]), (math.modf, [(-3, 3)]),
+    (builtins.divmod, [(-3, 3), (0.5, 2)]),
 ]
 if hasattr(math, "cbrt"):
     MATH += [(math.cbrt, [(0.2, 3)]), (math.exp2, [(-2, 2)])]

@@ -51,7 +51,16 @@ for _fn, _x in ((sc.iv, (0.2, 4)), (sc.ive, (0.2, 4)), (sc.jv, (0.5, 8)), (sc.yv
     binary(_fn, (0.5, 3), _x, argnums=(1,))
 binary(sc.yn, (0, 3), (0.5, 8), argnums=(1,), integer_first=True)
 binary(rs.polygamma, (0, 2), (0.5, 4), argnums=(1,), integer_first=True, label="scipy.special.polygamma")
-binary(rs.zeta, (1.5, 4), (0.5, 3), argnums=(1,), label="scipy.special.zeta")
+binary(rs.zeta, (1.5, 4), (0.5, 3), argnums=(0, 1), label="scipy.special.zeta")
+add(rs.zeta, lambda draw, rng: ([values(rng, shape(draw), 0.3, 4)], {}), label="scipy.special.zeta(x)")   # Riemann's
+
+
+def _zeta_derivative(draw, rng):
+    sx, sq = broadcast_shapes(draw)
+    return [draw(st.integers(0, 2)), values(rng, sx, 1.5, 4), values(rng, sq, 0.5, 3)], {}
+
+
+add(rs.zeta_derivative, _zeta_derivative, argnums=(1, 2), label="zeta_derivative")
 for _fn in (sc.gammainc, sc.gammaincc):
     binary(_fn, (0.5, 3), (0.2, 4), argnums=(1,))
 for _fn in (sc.gammaincinv, sc.gammainccinv):
