@@ -139,6 +139,8 @@ class Statements:
         test = self.atom_name(self.atom(s.test), s.test)
         body, vb = self.sub_block(s.body)
         orelse, vo = self.sub_block(s.orelse)
+        for user in sorted(set(vb) & set(vo)):
+            instances.merge_branches(self, user, vb, vo)      # `b = Box(2 * x)` in one branch
         for user in sorted(set(vb) | set(vo)):
             if vb.get(user) == vo.get(user):
                 if user in vb:

@@ -106,7 +106,8 @@ def needs_inlining(norm, fn, node):
     from ..effects.checks import mutated_parameters
     from ..objects.instances import is_object
     if not isinstance(fn, types.FunctionType) or fn.__code__.co_flags & 0x280 \
-            or (fn.__module__ or "").startswith(("numpy", "scipy", "runtime", "transpiler")):
+            or (fn.__module__ or "").startswith(("numpy", "scipy", "runtime", "transpiler")) \
+            or hasattr(fn, "__wrapped__"):          # (a decorator's wrapper: its source is another function's)
         return False
     given = list(node.args) + [k.value for k in node.keywords]
     if any(isinstance(a, ast.Name) and is_object(norm.version.get(a.id))
@@ -123,7 +124,7 @@ def needs_inlining(norm, fn, node):
         return True
     from ..effects.checks import function_tree
     fdef = function_tree(fn)
-    return fdef is not None and _hands_out_function(fdef)
+    return fdef is not None and not fdef.decorator_list and _hands_out_function(fdef)
 
 
 def call_local(norm, node, local):
