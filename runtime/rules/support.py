@@ -17,15 +17,21 @@ def shape_of(x):
     return np.shape(x) if s is None else tuple(s)
 
 
+_float64 = np.float64
+
+
 def unbroadcast(g, x):
     """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape.
 
     A real ``x`` gets the real part of a complex ``g`` (see ``complexes``: real parameters
     get real gradients).
     """
+    gc, xc = g.__class__, x.__class__
+    if (gc is _float64 or gc is float) and (xc is _float64 or xc is float):
+        return g                     # a loop's real scalars (hvp through indexed reads): nothing to sum
     if type(g) is np.ndarray and g.dtype.kind != "c":   # the tape's hot path: real arrays
         xshape = getattr(x, "shape", None)
-        if g.shape == xshape:
+        if g.shape == xshape or (xc is float and not g.shape):     # (a 0-d seed onto a Python float)
             return g
         if type(x) is np.ndarray and x.dtype.kind != "O":
             return _sum_to(g, g.shape, xshape)
@@ -93,6 +99,9 @@ def _is_complex(v):
 
 def broadcast_like(t, ans):
     """Broadcast a tangent ``t`` to the shape of ``ans`` (for JVPs of broadcasting ops)."""
+    tc, ac = t.__class__, ans.__class__
+    if (tc is _float64 or tc is float) and (ac is _float64 or ac is float):
+        return t
     if _adds_by_slot(ans):
         return t        # (see unbroadcast)
     if isinstance(t, (dict, list, tuple)) or isinstance(ans, (dict, list, tuple)):
