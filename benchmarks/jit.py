@@ -12,6 +12,10 @@
    first call (numba's import and compilation included), and the same with ``import transpiler``
    counted too.  Goal: <= 2 s.
 3. An indexed loop over a 1,000-element array, ``s = s + (np.sin(x[i]) * x[i]) ** 2``.
+4. Issue 26's cliffs, jitted over plain (both must compile, no JitFallbackWarning): the chain
+   loop ``d = x[i + 1] - x[i]; e = e + k * (d - 1.0) ** 2`` at n = 2,000 (goal: >= 5x faster
+   than plain) and the MLP 784-256-10 with ``np.max(z, axis=1, keepdims=True)`` (goal: no
+   slower than plain).
 
 Times are the best of interleaved repetitions (process CPU time, garbage collector paused);
 the machine may be shared, so read ratios, not absolute times.
@@ -87,6 +91,46 @@ def indexed(x):
     return s
 
 
+def chain(x, k):
+    e = 0.0
+    for i in range(len(x) - 1):
+        d = x[i + 1] - x[i]
+        e = e + k * (d - 1.0) ** 2
+    return e
+
+
+def mlp(W1, b1, W2, b2, X, Y):
+    h = np.tanh(X @ W1 + b1)
+    z = h @ W2 + b2
+    m = np.max(z, axis=1, keepdims=True)
+    e = np.exp(z - m)
+    p = e / np.sum(e, axis=1, keepdims=True)
+    return -np.sum(Y * np.log(p)) / X.shape[0]
+
+
+def cliffs(budget=2.0):
+    """{name: (jitted seconds, plain seconds)} for issue 26's chain loop and MLP; raises if
+    either falls back to plain numpy."""
+    import warnings
+    from transpiler.jit import JitFallbackWarning
+    rng = np.random.default_rng(0)
+    x = np.cumsum(rng.random(2000))
+    params = (rng.standard_normal((784, 256)) * 0.05, np.zeros(256), rng.standard_normal((256, 10)) * 0.05,
+              np.zeros(10))
+    X, Y = rng.standard_normal((128, 784)), np.eye(10)[rng.integers(0, 10, 128)]
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", JitFallbackWarning)
+        for name, f, args, wrt in (("chain loop n = 2,000", chain, (x, 2.0), 0),
+                                   ("MLP 784-256-10", mlp, (*params, X, Y), (0, 1, 2, 3))):
+            jitted, plain = grad(f, wrt=wrt, jit=True), grad(f, wrt=wrt)
+            a, b = jitted(*args), plain(*args)
+            for u, v in zip(np.atleast_1d(a) if wrt == 0 else a, np.atleast_1d(b) if wrt == 0 else b):
+                assert np.allclose(u, v, rtol=1e-10, atol=1e-12), name
+            out[name] = tuple(interleaved([lambda: jitted(*args), lambda: plain(*args)], budget=budget))
+    return out
+
+
 def measure():
     """{name: seconds} for the scalar loop at N (each checked against the hand-written adjoint)."""
     x = 0.3
@@ -119,6 +163,10 @@ def main():
           f"({total_s:.2f} s wall counting `import transpiler`); goal <= 2 s")
     jit_ratio = times["adjoin jit=True"] / hand
     print(f"goal jit / hand-written <= 0.25x: {jit_ratio:.3f}x -> {'holds' if jit_ratio <= 0.25 else 'MISSED'}")
+
+    print("\nissue 26's cliffs, jit=True over plain (both compiled, no fallback)")
+    for name, (tj, tp) in cliffs().items():
+        print(f"{name:24s} jit {tj * 1e6:9.1f} us  plain {tp * 1e6:9.1f} us  jit / plain {tj / tp:.3f}x")
 
     x = np.linspace(0.1, 1.0, 1000)
     jitted = grad(indexed, jit=True)

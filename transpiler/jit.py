@@ -24,6 +24,7 @@ import numpy as np
 
 from .backend.codegen import compile_function, free_names, to_source
 from .backend.release import without_releases
+from . import jit_calls
 from .core.astutil import copy_ast
 from .core.ir import MISSING
 from .core.once import GENERATING
@@ -91,7 +92,8 @@ class _Jitted:
         self.errors = (numba.core.errors.NumbaError,)
         node = numba_ready(copy_ast(gen.node), gen.ctx.resolve)
         # the variant's context, plus the in-place add numba_ready may call
-        ctx = types.SimpleNamespace(injected={**gen.ctx.injected, ADD_INTO: add_into}, parsed=gen.ctx.parsed)
+        ctx = types.SimpleNamespace(injected={**gen.ctx.injected, ADD_INTO: add_into, **jit_calls.HELPERS},
+                                    parsed=gen.ctx.parsed)
         values, entry = _shared(numba, node, ctx)
         self.node, self.code, self.filename, self.dispatcher = entry
         run = self.dispatcher
@@ -206,6 +208,7 @@ def numba_ready(fn_node, resolve):
         if _self_add(n, resolve, add_at) in private:
             n.value.func = ast.Name(ADD_INTO, ast.Load())
             n.value.args = [n.value.args[0], n.value.args[1], n.value.args[3]]
+    jit_calls.rewrite(fn_node, resolve)      # numpy calls and the save stack in forms numba types
     return ast.fix_missing_locations(fn_node)
 
 
@@ -297,6 +300,7 @@ def _twins(numba):
     with GENERATING:
         if not _DONE:
             _teach(numba)
+            jit_calls.teach(numba)
             _DONE.append(True)
 
 

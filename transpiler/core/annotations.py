@@ -64,6 +64,9 @@ NODE = {
     "dict_pop": Declared(
         "a `.pop(...)` call on a local known to be a dict, not a list: True or False",
         "frontend/containers/literals", "frontend/containers/writes"),
+    "generator": Declared(
+        "a call of a generator function whose items are all taken (written `items_(gen(...))`, its list): True",
+        "frontend/control/iterables", "frontend/calls/sites"),
     "partial": Declared(
         "`p = functools.partial(g, a)` whose calls are all written out in full: the statement goes",
         "frontend/containers/literals", "frontend/desugar"),
