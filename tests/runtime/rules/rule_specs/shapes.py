@@ -157,6 +157,12 @@ same_or_along(np.dstack, (1, 2), 2)
 same_or_along(np.column_stack, (1, 1), 1)
 
 
+@spec(np.column_stack, label="column_stack of one array",
+      why="np.column_stack(a) reads a's rows as its arrays (autograd's test_column_stack_1d)")
+def _column_stack_array(draw, rng):
+    return [values(rng, shape(draw, min_dims=1, max_dims=2))], {}
+
+
 @spec(np.stack, second=False, why="sequence arguments: first order only")
 def _stack(draw, rng):
     shp = shape(draw)
