@@ -53,6 +53,8 @@ def vstack_jvp(t, ans, tup, dtype=None, casting="same_kind"):
 
 
 define(np.vstack, vjp=(vstack_vjp,), jvp=(vstack_jvp,))
+if hasattr(np, "row_stack"):        # vstack under its deprecated name (numpy 2.0 warns and calls vstack)
+    define(np.row_stack, vjp=(vstack_vjp,), jvp=(vstack_jvp,))
 
 
 def dstack_vjp(g, ans, tup):

@@ -134,6 +134,8 @@ def joined(fn, promote):
 joined(np.concatenate, lambda nd: 0)
 joined(np.hstack, lambda nd: 0 if nd == 1 else 1)
 joined(np.vstack, lambda nd: 0)
+if hasattr(np, "row_stack"):
+    joined(np.row_stack, lambda nd: 0)
 
 
 def same_or_along(fn, low_ndims, axis):
