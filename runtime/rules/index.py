@@ -62,7 +62,7 @@ CALLABLES = {
     ),
     'joining': (
         'numpy:array_split', 'numpy:column_stack', 'numpy:dsplit', 'numpy:dstack', 'numpy:hsplit',
-        'numpy:hstack', 'numpy:split', 'numpy:vsplit', 'numpy:vstack',
+        'numpy:hstack', 'numpy:row_stack', 'numpy:split', 'numpy:vsplit', 'numpy:vstack',
     ),
     'linalg.arrayapi': (
         'numpy.linalg:cross', 'numpy.linalg:diagonal', 'numpy.linalg:matmul', 'numpy.linalg:matrix_transpose',
