@@ -199,8 +199,8 @@ class _TensorBase:
 
     # numpy protocols: numpy calls on tensors come back here and are recorded
     def __array__(self, dtype=None, copy=None):
-        if _state.tapes:
-            protocol.check_conversion(self)       # would drop a recorded gradient
+        if _state.tapes and (dtype is None or np.dtype(dtype).kind not in "iub"):
+            protocol.check_conversion(self)       # would drop a recorded gradient (an integer has none)
         v = np.asarray(self._value)
         v = v if dtype is None else v.astype(dtype)
         if _EXPLAIN is not None:

@@ -11,7 +11,11 @@ MODULES = ("test_functions", "frontend.control.test_control_flow", "frontend.con
            "frontend.calls.test_calls", "frontend.calls.test_lambdas", "frontend.calls.test_splatting",
            "frontend.test_builtins", "frontend.test_statements", "frontend.objects.test_classes",
            "frontend.objects.test_instances_and_records", "frontend.containers.test_structures",
-           "frontend.containers.test_lists_and_dicts", "frontend.effects.test_effects")
+           "frontend.containers.test_lists_and_dicts", "frontend.effects.test_effects",
+           # the Python real programs are written in (issue 23 section 2)
+           "frontend.calls.test_scopes", "frontend.calls.test_keyword_arguments", "frontend.control.test_generators",
+           "frontend.control.test_iteration", "frontend.containers.test_list_methods",
+           "frontend.objects.test_objects_as_values")
 LISTS = ("CASES", "SCALAR_CASES")
 
 

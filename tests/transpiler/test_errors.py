@@ -48,7 +48,7 @@ def one_arg(x):
 
 
 @pytest.mark.parametrize("fn,words", [
-    (calls_user, "call to gen_helper()"),
+    (calls_user, "the generator made by gen_helper(...) is used here"),
     (no_rule, "np.linalg.cond"),
     (alias_mutation, "in place"),
     (no_return, "no return statement"),

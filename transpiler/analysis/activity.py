@@ -11,6 +11,8 @@ rule, operands); the reverse pass uses it too.
 """
 
 import ast
+import functools
+import inspect
 import math
 import operator
 
@@ -68,13 +70,37 @@ class Op:
         self.args, self.kwargs = list(args), dict(kwargs or {})
 
     def operands(self):
-        """Names read by the value, with their positional index (None for keywords)."""
+        """Names read by the value, with their positional index (a keyword: its name)."""
         out = []
         for i, a in enumerate(self.args):
             out.extend((i, n) for n in _names(a))
-        for a in self.kwargs.values():
-            out.extend((None, n) for n in _names(a))
+        for key, a in self.kwargs.items():
+            out.extend((key, n) for n in _names(a))
         return out
+
+    def position(self, key):
+        """The positional index of a primitive's keyword argument ``key``, read from the parameters
+        of its rules (which mirror the primitive's), or None when no rule names it."""
+        return keyword_position(self.rule, key) if self.rule is not None else None
+
+
+@functools.lru_cache(maxsize=None)
+def keyword_position(rule, key):
+    """Where keyword ``key`` of ``rule``'s primitive sits among its positional parameters (its
+    rules' parameters after ``g``/``t`` and ``ans``), or None."""
+    for fn in tuple(rule.vjps) + tuple(rule.jvps):
+        if callable(fn):
+            try:
+                params = list(inspect.signature(fn).parameters.values())[2:]
+            except (TypeError, ValueError):
+                continue
+            for i, p in enumerate(params):
+                if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                    return None
+                if p.name == key:
+                    return i
+            return None
+    return None
 
 
 _names = variable_names      # (None, a constant or a call: no names)
@@ -145,13 +171,15 @@ class Analysis:
 
 
 def _flows(op, index):
-    """Does a gradient flow from the value into positional operand ``index``?"""
+    """Does a gradient flow from the value into operand ``index`` (a position, or a keyword's name)?
+    A keyword of a primitive flows where its rule gives that parameter a VJP, and also where no rule
+    names it or gives it none: the modes then refuse it if it carries a gradient (never a silent zero)."""
     if op.kind in ("copy", "tuple", "unknown", "pop", "call"):
         return True
     if op.kind != "prim":
         return False
-    if index is None:
-        return False
+    if isinstance(index, str):
+        return True
     return op.rule.vjp(index) is not None
 
 

@@ -111,8 +111,8 @@ def _imported(fn, filename):
             except (SyntaxError, ValueError, RecursionError):
                 tree = None
             names = None if tree is None else frozenset(
-                (a.asname or a.name.partition(".")[0]) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
-                for a in n.names if a.name != "*")
+                (a.asname or a.name.partition(".")[0]) for n in _module_level(tree.body)
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names if a.name != "*")
             if len(_IMPORTS) > 256:
                 _IMPORTS.clear()
             _IMPORTS[key] = names
@@ -121,6 +121,17 @@ def _imported(fn, filename):
     modules = frozenset(k for k, v in getattr(fn, "__globals__", {}).items()
                         if isinstance(v, types.ModuleType) and k.isidentifier())
     return [modules, frozenset()]
+
+
+def _module_level(body):
+    """The statements of a module's own scope, inside ``try``/``if``/``with``/loops too (``try: import
+    tensorflow as tf``), not inside functions and classes."""
+    todo = list(body)
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            todo.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt) or isinstance(c, ast.excepthandler))
 
 
 def _codes(code):

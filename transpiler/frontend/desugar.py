@@ -40,6 +40,7 @@ from ..core import annotations as anno
 from ..core.astutil import walk
 from .calls.arguments import pure_argument, sliced_items
 from .containers.literals import container_statement, const_int, kinds, literal_seq, partials, simple
+from .control import iterables
 from .control.match import lower_match
 from .calls.primal_helpers import max_index_, max_position_, min_index_, min_position_, order_, order_positions_, raise_
 from .objects.records import rewrite_records
@@ -51,6 +52,7 @@ __all__ = ["rewrite"]
 def rewrite(body, ctx):
     """``body`` (a list of statements) with the rewrites above applied."""
     exprs = _Exprs(ctx)
+    body = iterables.rewrite(body, ctx)
     body = rewrite_records(body, ctx.parsed.scope)
     body = [exprs.visit(s) for s in body]          # first literals, so the containers' kinds show
     node = ctx.parsed.node

@@ -14,9 +14,11 @@ from runtime.rules.containers import append_at, setitem
 from ..core import annotations as anno
 from ..core.astutil import walk
 from ..core.errors import Unresolved
+from .calls.primal_helpers import unbound_local_
 from .effects import checks
 from . import gradient_stacks
 from .containers import writes
+from .objects import instances
 
 __all__ = ["Emitter", "is_atom"]
 
@@ -92,6 +94,11 @@ class Emitter:
         self.read_into = set()   # names an element was read from (x[i] may be a view of a row)
         self.view_roots = {}     # temporary view -> the name it views, until the view escapes
         self.unbound_after = set()  # range-loop targets with no value before the loop (see for_statement)
+        self.unbound = set()     # user names local to the function being lowered (source/scopes.py): not
+        #                          in `version` yet, a read of one raises UnboundLocalError, as in Python
+        self.static_names = set()   # global names read as written (a local may not take such a name)
+        self.constants = {}      # SSA name -> the constant it is assigned (once: `assign` makes SSA names)
+        self.renamed_globals = {}   # (global name, id(object)) -> the fresh name it is read by instead
 
     # --- emitting -----------------------------------------------------------------------
     def error(self, message, node, hint=None):
@@ -150,6 +157,8 @@ class Emitter:
             # an element of a tuple or list literal is that very object: a later write into it
             # (x[0] = ...) would show through the container too
             self.shared.update(e.id for e in value.elts if isinstance(e, ast.Name) and not anno.get(e, "static", False))
+        if isinstance(value, ast.Constant):
+            self.constants[name] = value.value       # (read by objects/instances.Objects.item)
         gradient_stacks.note_assign(self, name, value)
         return self.emit(ast.Assign([ast.Name(name, ast.Store())], value), loc)
 
@@ -163,7 +172,7 @@ class Emitter:
 
     def store(self, user_name):
         """A fresh SSA name for an assignment to ``user_name``."""
-        if user_name in self.version or user_name in self.first_stored:
+        if user_name in self.version or user_name in self.first_stored or user_name in self.static_names:
             name = self.ctx.namer.claim(user_name)
         else:
             name = user_name            # the first assignment keeps the user's name
@@ -219,11 +228,55 @@ class Emitter:
             return value                 # (or an object made in the function: objects/instances.py)
         return self.temp(value, node)
 
+    def plain(self, value, node):
+        """``value`` where an AST value must stand (an operand, an index, an argument, a condition): an
+        object made in the function (objects/instances.py) is refused there, at ``node``."""
+        if instances.is_object(value):
+            raise instances.escape_error(self, node, value)
+        return value
+
+    def atom(self, node):
+        """``expr(node)``, refusing an object made in the function (``plain``)."""
+        return self.plain(self.expr(node), node)
+
     def static(self, node):
         """True when ``node`` is a dotted name rooted at a global/closure name (np.pi)."""
         while isinstance(node, ast.Attribute):
             node = node.value
-        return isinstance(node, ast.Name) and node.id not in self.version
+        return isinstance(node, ast.Name) and node.id not in self.version and node.id not in self.unbound
+
+    def is_unbound(self, name):
+        """Is ``name`` a local of the function being lowered that has no value here (a read raises
+        UnboundLocalError, whatever global or enclosing variable has that name)?"""
+        return name in self.unbound and name not in self.version and name not in getattr(self, "local_fns", {})
+
+    def unbound_read(self, node):
+        """A read of a local with no value: a call that raises Python's UnboundLocalError when it runs
+        (the read may sit on a path that never runs)."""
+        call = ast.copy_location(ast.Call(self.ctx.ref(unbound_local_, "unbound_local_"),
+                                          [ast.Constant(node.id)], []), node)
+        anno.put(call, "prim", unbound_local_)
+        return call
+
+    def global_name(self, node):
+        """A Name reading global (or closure) ``node.id`` as written -- or by a fresh name, when a
+        variable of the generated function already took that name (a global read inside an inlined
+        function whose caller has a local of the same name), or when the name means another object
+        where the generated function runs (a function of another module or a closure, inlined)."""
+        name = node.id
+        obj = self.scope.lookup(name)
+        foreign = self.scope is not self.parsed.scope and self.parsed.scope.lookup(name) is not obj
+        if foreign or name in self.first_stored or (name, id(obj)) in self.renamed_globals:
+            fresh = self.renamed_globals.get((name, id(obj)))
+            if fresh is None:
+                fresh = self.renamed_globals[(name, id(obj))] = self.ctx.namer.claim(f"{name}_global")
+                self.ctx.injected[fresh] = obj
+            new = ast.copy_location(ast.Name(fresh, ast.Load()), node)
+        else:
+            self.static_names.add(name)
+            new = ast.copy_location(ast.Name(name, ast.Load()), node)
+        anno.put(new, "static", True)
+        return new
 
     def resolve(self, node):
         try:

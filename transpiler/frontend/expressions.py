@@ -30,14 +30,20 @@ _UNSUPPORTED_EXPR = {
     ast.SetComp: writes.SET_COMPREHENSION,
     ast.NamedExpr: ("assignment expressions (:=) are not supported", "use a separate assignment"),
     ast.Await: ("await is not supported", "differentiate a synchronous function"),
-    ast.Yield: ("generators (`yield`) cannot be differentiated", "return a value (or a list of values) "
-                "instead of yielding"),
-    ast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value (or a list of values) "
-                    "instead of yielding"),
+    ast.Yield: ("a `yield` used as a value (what `send()` passes in) cannot be differentiated: a generator is "
+                "differentiated as the list of the values it yields", "write `yield v` as a statement of its own"),
+    ast.YieldFrom: ("a `yield from` used as a value (the inner generator's return value) cannot be differentiated: a "
+                    "generator is differentiated as the list of the values it yields",
+                    "write `yield from it` as a statement of its own"),
     ast.Starred: ("star-arguments are not supported", "pass the arguments one by one"),
 }
 
 _OPAQUE = (ast.JoinedStr, ast.Set)
+
+# attributes of a local value read as the numpy functions they are (numbers have .real and .imag too)
+_ARRAY_ATTRIBUTES = {"T": "transpose", "real": "real", "imag": "imag"}
+if hasattr(np, "matrix_transpose"):
+    _ARRAY_ATTRIBUTES["mT"] = "matrix_transpose"
 
 
 class Expressions:
@@ -57,26 +63,29 @@ class Expressions:
                 raise self.error(f"the nested function {node.id} is used as a value", node,
                                  f"define {node.id} at module level to pass it around")
             if node.id in self.version:
-                if isinstance(self.version[node.id], (instances.Instance, instances.ClassRef)):
-                    if isinstance(self.version[node.id], instances.ClassRef):
-                        raise self.error("`cls` of an inlined classmethod is used here as a value", node,
-                                         "call it (cls(...)) or one of its methods")
-                    raise instances.escape_error(self, node, self.version[node.id])
+                if isinstance(self.version[node.id], instances.ClassRef):
+                    raise self.error("`cls` of an inlined classmethod is used here as a value", node,
+                                     "call it (cls(...)) or one of its methods")
+                if instances.is_object(self.version[node.id]):
+                    return self.version[node.id]      # an object made here: where it may go, callers say
                 return loc(ast.Name(self.version[node.id], ast.Load()))
+            if self.is_unbound(node.id):
+                return self.unbound_read(node)
             if self.scope.lookup(node.id) is MISSING:
                 raise Unresolved(node.id, node)
-            new = loc(ast.Name(node.id, ast.Load()))
-            anno.put(new, "static", True)
-            return new
+            return self.global_name(node)
         if isinstance(node, ast.BinOp):
-            return loc(ast.BinOp(self.expr(node.left), node.op, self.expr(node.right)))
+            return loc(ast.BinOp(self.atom(node.left), node.op, self.atom(node.right)))
         if isinstance(node, ast.UnaryOp):
-            return loc(ast.UnaryOp(node.op, self.expr(node.operand)))
+            return loc(ast.UnaryOp(node.op, self.atom(node.operand)))
         if isinstance(node, ast.Compare):
             if len(node.ops) == 1:
-                return loc(ast.Compare(self.expr(node.left), node.ops, [self.expr(node.comparators[0])]))
+                left, right = self.expr(node.left), self.expr(node.comparators[0])
+                if instances.is_object(left) or instances.is_object(right):
+                    return instances.compare(self, node, left, right)
+                return loc(ast.Compare(left, node.ops, [right]))
             # a < b < c  ->  (a < b) and (b < c), each operand evaluated once
-            left = self.expr(node.left)
+            left = self.atom(node.left)
             rights = []
             parts = []
             for op, comp in zip(node.ops, node.comparators):
@@ -85,7 +94,7 @@ class Expressions:
         if isinstance(node, ast.BoolOp):
             return self.boolop(node)
         if isinstance(node, ast.IfExp):
-            test = self.expr(node.test)
+            test = self.atom(node.test)
             result = self.ctx.namer.temp()
             body = self.branch(node.body, result)
             orelse = self.branch(node.orelse, result)
@@ -105,8 +114,14 @@ class Expressions:
                 anno.put(new, "static", True)
                 return new
             base = self.expr(node.value)
-            if node.attr == "T":
-                return self.numpy_call(np.transpose, "transpose", [base], [], node)
+            if isinstance(base, instances.Instance):         # S(1.5).k, make().k
+                return instances.attribute(self, node, base)
+            if isinstance(base, instances.Objects):          # p.x of a namedtuple made here
+                return base.field(self, node)
+            self.plain(base, node.value)
+            if node.attr in _ARRAY_ATTRIBUTES:        # x.T, x.real, x.imag, x.mT: the numpy functions
+                name = _ARRAY_ATTRIBUTES[node.attr]
+                return self.numpy_call(getattr(np, name), name, [base], [], node)
             new = loc(ast.Attribute(base, node.attr, ast.Load()))
             anno.put(new, "attr", node.attr)
             return new
@@ -114,7 +129,14 @@ class Expressions:
             if self.static(node.value) and any(self.resolve(node.value) is c for c in (np.r_, np.c_)):
                 return self.index_concatenation(node)       # (by identity: `array == np.r_` loops)
             base = self.expr(node.value)
+            if isinstance(base, instances.Objects):           # layers[0] of [Layer(..), Layer(..)]
+                try:
+                    key = ast.literal_eval(node.slice)
+                except ValueError:
+                    key = None
+                return base.item(self, ast.Constant(key) if isinstance(key, (int, str)) else self.index(node.slice), node)
             index = self.index(node.slice)
+            self.plain(base, node.value)
             item = nested.kwarg_item(self, base, index)
             if item is not None:
                 return item
@@ -133,7 +155,10 @@ class Expressions:
                 raise self.error("starred elements are not supported", node, "list the elements one by one")
             # nested literals stay named (t1 = (1.0, a); seq = (t1, ...)): each level's adjoint
             # then flows through its own assignment
-            return loc(type(node)([self.expr(e) for e in node.elts], ast.Load()))
+            elts = [self.expr(e) for e in node.elts]
+            if any(instances.is_object(e) for e in elts):    # a literal holding objects made here
+                return instances.Objects(type(node), elts)
+            return loc(type(node)(elts, ast.Load()))
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
             return writes.comprehension(self, node)
         if isinstance(node, ast.Dict):
@@ -157,7 +182,7 @@ class Expressions:
             if isinstance(e, ast.Slice) and column or isinstance(e, ast.Constant) and isinstance(e.value, str):
                 raise self.error(f"np.{'c_' if column else 'r_'}[...] with {'slices' if column else 'string directives'} "
                                  "cannot be differentiated", e, "build the array with np.concatenate / np.arange")
-        atoms = [self.index_range(e) if isinstance(e, ast.Slice) else self.expand(self.expr(e)) for e in items]
+        atoms = [self.index_range(e) if isinstance(e, ast.Slice) else self.expand(self.atom(e)) for e in items]
         if column:      # each item at least 2-d with its axes first (np.column_stack of one), joined on -1
             pieces = [self.temp(self.numpy_call(np.column_stack, "column_stack", [ast.List([a], ast.Load())],
                                                 [], node), node) for a in atoms]
@@ -190,7 +215,7 @@ class Expressions:
     def chain(self, left, parts, node):
         """Chained comparison as nested conditionals (short-circuit like Python)."""
         op, comp = parts[0]
-        right = self.expr(comp)
+        right = self.atom(comp)
         first = ast.copy_location(ast.Compare(left, [op], [right]), node)
         if len(parts) == 1:
             return first
@@ -206,7 +231,7 @@ class Expressions:
 
     def boolop(self, node):
         """``a and b`` -> ``b if a else a``; ``a or b`` -> ``a if a else b`` (short-circuit)."""
-        first = self.expr(node.values[0])
+        first = self.atom(node.values[0])
         if len(node.values) == 1:
             return first
         rest = ast.copy_location(ast.BoolOp(node.op, node.values[1:]), node) if len(node.values) > 2 \
@@ -228,12 +253,12 @@ class Expressions:
     def index(self, node):
         """An index expression with atoms for its parts (slices and tuples kept as syntax)."""
         if isinstance(node, ast.Slice):
-            parts = [None if p is None else self.expr(p) for p in (node.lower, node.upper, node.step)]
+            parts = [None if p is None else self.atom(p) for p in (node.lower, node.upper, node.step)]
             return ast.copy_location(ast.Slice(*parts), node)
         if isinstance(node, ast.Tuple):
             return ast.copy_location(ast.Tuple([self.index(e) for e in node.elts], ast.Load()), node)
         if hasattr(ast, "Index") and isinstance(node, getattr(ast, "Index")):  # Python < 3.9 only
             return self.index(node.value)
         if isinstance(node, (ast.List,)):
-            return self.expand(self.expr(node))
-        return self.expand(self.expr(node))
+            return self.expand(self.atom(node))
+        return self.expand(self.atom(node))

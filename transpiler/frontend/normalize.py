@@ -33,7 +33,7 @@ from . import gradient_stacks
 from .containers.sequence_operators import sequence_operators
 from .effects.pruning import prune_checks
 from . import desugar
-from .control import blocks
+from .control import blocks, iterables
 from .calls import scipy_calls
 from .calls.sites import ARRAY_METHODS, CallSites
 from .emitter import Emitter, is_atom
@@ -41,6 +41,7 @@ from .expressions import Expressions
 from .control.loops import Loops
 from .control.jumps import Restructure
 from .statements import Statements
+from .source import scopes
 
 __all__ = ["normalize", "Normalizer", "ARRAY_METHODS", "is_atom"]
 
@@ -57,15 +58,20 @@ class Normalizer(Statements, Loops, Expressions, CallSites, Emitter):
                 if extra is not None:
                     self.ctx.namer.taken.add(extra.arg)
                     self.version[extra.arg] = extra.arg
+                    self.first_stored.add(extra.arg)
         for arg in a.posonlyargs + a.args + a.kwonlyargs:
             self.ctx.namer.taken.add(arg.arg)
             self.version[arg.arg] = arg.arg
+            self.first_stored.add(arg.arg)     # an inlined callee's `x` must not reuse the name
         self.parameters = {arg.arg for arg in a.posonlyargs + a.args + a.kwonlyargs}
+        self.unbound = scopes.local_names(fn) - scopes.parameters(fn)
         body = list(fn.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]
         self.ctx.handlers = []
+        if iterables.is_generator(fn):          # differentiated as the list of what it yields
+            body = iterables.as_list_body(body, self.ctx.namer, fn)
         body = scipy_calls.rewrite(body, self.ctx)
         body = desugar.rewrite(body, self.ctx)
         body = blocks.desugar_blocks(body, self.ctx.namer, self.ctx.handlers)

@@ -68,10 +68,10 @@ class Statements:
             if s.value is None:
                 raise self.error("the function returns None", s, "return the value to differentiate")
             if isinstance(s.value, ast.Tuple):
-                elts = [self.expr(e) for e in s.value.elts]
+                elts = [self.atom(e) for e in s.value.elts]
                 value = ast.Tuple([_expand_tuples(self, e) for e in elts], ast.Load())
             else:
-                value = _expand_tuples(self, self.expr(s.value))
+                value = _expand_tuples(self, self.atom(s.value))
             self.emit(ast.Return(value), s)
             return
         if isinstance(s, ast.Assign):
@@ -124,15 +124,15 @@ class Statements:
                 self.emit(ast.Expr(value), s)
             return
         if isinstance(s, ast.Assert):
-            test = self.expr(s.test)
-            msg = self.expr(s.msg) if s.msg is not None else None
+            test = self.atom(s.test)
+            msg = self.atom(s.msg) if s.msg is not None else None
             self.emit(ast.Assert(test, msg), s)
             return
         raise self.error(f"{kind.__name__} statements are not supported", s,
                          "rewrite the function as straight-line numpy code")
 
     def if_statement(self, s):
-        test = self.atom_name(self.expr(s.test), s.test)
+        test = self.atom_name(self.atom(s.test), s.test)
         body, vb = self.sub_block(s.body)
         orelse, vo = self.sub_block(s.orelse)
         for user in sorted(set(vb) | set(vo)):
@@ -191,6 +191,19 @@ class Statements:
         self.bind_atom(target, self.expr(value_node))
 
     def bind_atom(self, target, atom):
+        if isinstance(target, ast.Name) and instances.is_object(atom):
+            self.version[target.id] = atom       # another name for the object (or list of them) made here
+            getattr(self, "local_fns", {}).pop(target.id, None)
+            return
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(atom, instances.Objects) and atom.keys is None:
+            if len(atom.items) != len(target.elts):
+                raise self.error(f"cannot unpack {len(atom.items)} values into {len(target.elts)} names", target,
+                                 "make both sides the same length")
+            for t, item in zip(target.elts, atom.items):
+                self.bind_atom(t, item)
+            return
+        if not isinstance(target, (ast.Subscript, ast.Attribute)):
+            self.plain(atom, target)
         if isinstance(target, ast.Name):
             name = self.store(target.id)
             self.assign(name, atom, target)
@@ -222,8 +235,9 @@ class Statements:
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                 and isinstance(self.version.get(target.value.id), instances.Instance):
             key = instances.field_name(self, self.version[target.value.id], target.attr, target)
-            if not isinstance(atom, ast.AST):
-                raise instances.escape_error(self, target, atom)
+            if instances.is_object(atom):        # a field holding another object made here
+                self.version[key] = atom
+                return
             name = self.store(key)
             self.assign(name, atom, target)
             return

@@ -167,8 +167,11 @@ def _make_pair(fn, wrt):
     result = "value"
     while result in names:
         result = "_" + result
+    call = f"__callee({', '.join(passed)})"
+    if inspect.isgeneratorfunction(callee):      # differentiated as the list it yields
+        call = f"list({call})"
     source = (f"def fwd_{label}({', '.join(params)}):\n"
-              f"    {result} = __callee({', '.join(passed)})\n"
+              f"    {result} = {call}\n"
               f"    return {result}, ({saved})\n\n\n"
               f"def bwd_{label}(saved, {seed}):\n"
               f"    {saved} = saved\n"

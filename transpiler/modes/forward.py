@@ -32,6 +32,7 @@ from ..backend import templates
 from ..core.ir import comment
 from ..core.astutil import variable_names as _names
 from .reverse import Reverse
+from .reverse_statements import keyword_argument
 
 __all__ = ["forward", "Forward"]
 
@@ -193,10 +194,6 @@ class Forward:
     def primitive(self, op, s, dt):
         rule = op.rule
         ans = self.load(s.targets[0].id)
-        for key, v in op.kwargs.items():
-            if any(self.active(n) for n in _names(v)):
-                raise self.ctx.error(f"the differentiable value `{ast.unparse(v)}` is passed as keyword "
-                                     f"`{key}=`", op.node, "pass differentiable values positionally")
         index_params = ()
         args = list(op.args)
         if op.fn is operator.getitem:
@@ -207,8 +204,11 @@ class Forward:
         # already broadcasts to the result's shape, so no broadcast_like is needed
         every = isinstance(rule.fn, np.ufunc) and all(
             isinstance(a, ast.Constant) or (isinstance(a, ast.Name) and self.active(a.id)) for a in args)
-        for i, a in enumerate(args):
-            if not any(self.active(n) for n in _names(a)):
+        # keywords carrying a tangent, by the position their rule gives them (np.average(a, weights=w))
+        given = list(enumerate(args)) + [(keyword_argument(self.ctx, op, key, self.active, pre), v)
+                                         for key, v in op.kwargs.items()]
+        for i, a in given:
+            if i is None or not any(self.active(n) for n in _names(a)):
                 continue
             if op.fn is operator.getitem and i > 0:
                 continue
@@ -221,7 +221,7 @@ class Forward:
                         "rule (JVP)", op.node,
                         f"add one: runtime.rules.define({rule.name}, vjp=(...), jvp=(...)), or use reverse mode")
                 continue
-            drop = Reverse.same_shape(self, rule, args, i) or every
+            drop = i < len(args) and Reverse.same_shape(self, rule, args, i) or every
             stmts, expr = templates.instantiate(rule.jvp(i), self.ctx, self.tangent_of(a), ans, args,
                                                 op.kwargs, drop_unbroadcast=drop,
                                                 index_params=index_params)

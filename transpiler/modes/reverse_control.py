@@ -11,6 +11,7 @@ import copy
 
 from ..core import annotations as anno
 from ..analysis import reuse
+from ..analysis.activity import _flows
 from ..core.ir import comment, walk_assigns
 from . import checkpoint, stacks
 
@@ -81,8 +82,7 @@ class ControlFlow:
             op = info.ops[id(s)]
             for i, n in op.operands():
                 if info.needs_adjoint(n) and (op.kind in ("copy", "tuple", "unknown", "call")
-                                              or (op.kind == "prim" and i is not None
-                                                  and op.rule.vjp(i) is not None)):
+                                              or (op.kind == "prim" and _flows(op, i))):
                     out.add(n)
         return out | stacks.push_contributions(self, body)
 

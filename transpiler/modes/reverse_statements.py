@@ -18,6 +18,7 @@ from runtime.rules.refused import NoDerivative
 from ..core import annotations as anno
 from ..backend import templates
 from ..core.ir import comment
+from ..core.astutil import copy_ast
 from ..frontend.containers.writes import SET_OF_VALUES
 from . import calls
 from . import stacks
@@ -108,28 +109,26 @@ class StatementAdjoints:
         info = self.info
         rule = op.rule
         ans = s.targets[0]
-        for key, v in op.kwargs.items():
-            if any(n in info.active for n in _names(v)):
-                raise self.ctx.error(f"the differentiable value `{ast.unparse(v)}` is passed as keyword "
-                                     f"`{key}=`", op.node, "pass differentiable values positionally")
         index_params = ()
         args = list(op.args)
         if op.fn is operator.getitem:
             params = list(templates.template(rule.vjp(0)).signature.parameters)
             index_params = tuple(params[3:4])
-        order = range(len(args))
+        order = list(range(len(args)))
         if op.fn is setitem:       # the value's part first: x's part then overwrites g in place
             order = sorted(order, key=lambda i: i != 2)
+        # keywords carrying a gradient, by the position their rule gives them (np.average(a, weights=w))
+        order += [(keyword_argument(self.ctx, op, key, lambda n: n in info.active, block), key) for key in op.kwargs]
         for i in order:
-            a = args[i]
+            i, a = (i, args[i]) if isinstance(i, int) else (i[0], op.kwargs[i[1]])
             names = [n for n in _names(a) if n in info.active]
-            if not names or rule.vjp(i) is None:
+            if i is None or not names or rule.vjp(i) is None:
                 continue
             if isinstance(rule.vjp(i), NoDerivative):
                 raise self.ctx.error(rule.vjp(i).message, op.node, rule.vjp(i).hint)
             if op.fn is operator.getitem and i > 0:
                 continue
-            drop = self.same_shape(rule, args, i)
+            drop = i < len(args) and self.same_shape(rule, args, i)
             pre, expr = templates.instantiate(rule.vjp(i), self.ctx, g, self.load(ans.id), args,
                                               op.kwargs, drop_unbroadcast=drop, index_params=index_params)
             if self.here is not None:      # np.cos(x) that the primal computed: read its name
@@ -179,6 +178,41 @@ class StatementAdjoints:
                 continue
             return False
         return True
+
+
+def keyword_argument(ctx, op, key, active, block):
+    """The position of primitive ``op``'s keyword ``key`` when its value carries a gradient (``active``:
+    is a name differentiable?) and the rule differentiates that parameter, else None.  A differentiable
+    value in a keyword no rule names is refused; in one the rule names but gives no derivative (an
+    ``axis=`` computed from saved values), ``block`` gets a check that refuses a float there when the
+    code runs: never a silent zero."""
+    value = op.kwargs[key]
+    if not any(active(n) for n in _names(value)):
+        return None
+    i = op.position(key)
+    rule = op.rule
+    if i is not None and (rule.vjp(i) is not None or rule.jvp(i) is not None):
+        return i
+    message = (f"the differentiable value `{ast.unparse(value)}` is passed to {rule.name} as keyword `{key}=`, "
+               "which has no derivative rule")
+    hint = "pass a constant there, or compute that part of the value another way"
+    if i is None:
+        raise ctx.error(message, op.node, hint)
+    from ..frontend.effects.checks import RunCheck
+
+    def floating(v):
+        """a float value where the rule gives no derivative"""
+        if v is None or isinstance(v, (str, bool, int, type, np.dtype)):
+            return None
+        try:
+            kind = np.asarray(v).dtype.kind
+        except (TypeError, ValueError):
+            return None
+        return f"{type(v).__name__} of floats" if kind in "fc" else None
+
+    check = RunCheck(floating, lambda found: ctx.error(f"{message} (a {found} here)", op.node, hint))
+    block.append(ast.Expr(ast.Call(ctx.ref(check, "keyword_check"), [copy_ast(value)], [])))
+    return None
 
 
 def _names(node):

@@ -19,9 +19,14 @@ import ast
 import copy
 import types
 
-from ..control.jumps import Restructure
+from ...core import annotations as anno
 
-__all__ = ["define", "define_lambda", "call", "is_local_function", "own_names"]
+from ..control import iterables
+from ..control.jumps import Restructure
+from ..source import scopes
+
+__all__ = ["define", "define_lambda", "call", "call_made", "is_local_function", "own_names", "needs_inlining",
+           "changed_parameters"]
 
 
 class _Local:
@@ -82,7 +87,63 @@ def passed_function(norm, node):
 
 
 def _argument(norm, node):
-    return passed_function(norm, node) or norm.argument(node)
+    from ..objects.instances import is_object
+    if isinstance(node, ast.Name) and is_object(norm.version.get(node.id)):
+        return norm.version[node.id]     # an object made in the function, passed on: its fields are shared
+    made = passed_function(norm, node)
+    if made is not None:
+        return made
+    value = norm.expr(node) if isinstance(node, ast.Call) else None     # Scale(2.0), make() passed on
+    if is_object(value):
+        return value
+    return norm.expand(norm.plain(value, node)) if value is not None else norm.argument(node)
+
+
+def needs_inlining(norm, fn, node):
+    """Is the call ``node`` of ``fn`` (a Python function with source) one adjoin follows only by inlining
+    ``fn`` here: it is given an object made in the function, or changes an argument in place (its writes
+    must reach the caller's variable), or returns an object it makes?"""
+    from ..effects.checks import mutated_parameters
+    from ..objects.instances import is_object
+    if not isinstance(fn, types.FunctionType) or fn.__code__.co_flags & 0x280 \
+            or (fn.__module__ or "").startswith(("numpy", "scipy", "runtime", "transpiler")):
+        return False
+    given = list(node.args) + [k.value for k in node.keywords]
+    if any(isinstance(a, ast.Name) and is_object(norm.version.get(a.id))
+           or isinstance(a, ast.Call) and norm.makes_object(a) for a in given):
+        return True
+    changed = mutated_parameters(fn)
+    if changed:
+        params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
+        passed = [params[i] for i, a in enumerate(node.args) if i < len(params) and not isinstance(a, ast.Constant)]
+        passed += [k.arg for k in node.keywords if not isinstance(k.value, ast.Constant)]
+        if set(passed) & changed:
+            return True
+    return _makes_object(norm, fn)
+
+
+def _makes_object(norm, fn):
+    """Does ``fn`` return an instance of a class of its module it makes (``return Box(v)``, or a name
+    bound to one)?"""
+    from ..effects.checks import function_tree
+    fdef = function_tree(fn)
+    if fdef is None:
+        return False
+    made = set()
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and _constructs(fn, n.value):
+            made.add(n.targets[0].id)
+    return any(isinstance(n, ast.Return) and n.value is not None and (
+        _constructs(fn, n.value) or isinstance(n.value, ast.Name) and n.value.id in made) for n in ast.walk(fdef))
+
+
+def _constructs(fn, value):
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+        return False
+    cls = fn.__globals__.get(value.func.id)
+    return isinstance(cls, type) and cls.__module__ == fn.__module__ and type(cls) is type \
+        and not issubclass(cls, (tuple, BaseException))
 
 
 def _bind(norm, local, call, name, prefix=()):
@@ -152,7 +213,7 @@ def takes_functions(norm, fn, node):
 def _same_module(norm, fn):
     return (isinstance(fn, types.FunctionType) and fn.__globals__ is norm.scope.globals and not fn.__closure__
             and not set(fn.__code__.co_names) & set(norm.scope.closure)
-            and not fn.__code__.co_flags & 0x2a0)          # generator, coroutine, async generator
+            and not fn.__code__.co_flags & 0x280)          # coroutine, async generator
 
 
 def _returns_function(fdef):
@@ -167,6 +228,26 @@ def made_function(norm, node):
     """For ``g = make(...)`` where ``make`` (nested, or a plain function of this module) returns a
     lambda or a function it defines: that function, reading ``make``'s variables of this call
     (inlined where ``g`` is called); else None."""
+    made = _made(norm, node)
+    if made is not None and getattr(norm, "loop_depth", 0):
+        raise norm.error("a function made by a call inside a loop is not supported", node,
+                         "make it before the loop, or call the factory's body directly")
+    return made
+
+
+def call_made(norm, node):
+    """``make(a)(x)`` / ``(lambda v: e)(x)``: the function made (or written) there inlined at this call;
+    None when ``node.func`` is neither."""
+    if isinstance(node.func, ast.Lambda):
+        local = passed_function(norm, node.func)
+    else:
+        local = _made(norm, node.func)
+    if local is None:
+        return None
+    return _inline(norm, node, local, "<lambda>" if isinstance(local.node, ast.Lambda) else local.node.name)
+
+
+def _made(norm, node):
     if not isinstance(node, ast.Call):
         return None
     func = node.func
@@ -192,9 +273,6 @@ def made_function(norm, node):
         made = call_with_functions(norm, node, fn)
     else:
         return None
-    if getattr(norm, "loop_depth", 0):
-        raise norm.error("a function made by a call inside a loop is not supported", node,
-                         "make it before the loop, or call the factory's body directly")
     return made
 
 
@@ -206,8 +284,9 @@ def call_with_functions(norm, node, fn, prefix=(), owner=None):
     from ..source.parsing import parse_function
     _locals(norm)
     if any(getattr(other, "key", None) is fn for other in norm.inlining):
-        raise norm.error(f"{fn.__qualname__}() is given a function and calls itself", node,
-                         "pass a module-level function instead, or write the recursion as a loop")
+        raise norm.error(f"{fn.__qualname__}() calls itself where adjoin inlines it (it is given a function or an "
+                         "object made in the function, or changes an argument in place)", node,
+                         "write the recursion as a loop, or pass plain values and return the new ones")
     fdef = copy.deepcopy(parse_function(fn).node)
     for n in ast.walk(fdef):         # its names are taken: fresh versions must not reuse them
         if isinstance(n, (ast.Name, ast.arg)):
@@ -232,19 +311,32 @@ def call_with_functions(norm, node, fn, prefix=(), owner=None):
 
 
 def _inline(norm, node, local, name, prefix=()):
-    from ..objects.instances import ClassRef, Instance
+    from ..objects.instances import is_object
+    from ..source.parsing import Scope
     binding = _bind(norm, local, node, name, prefix)
     outer = dict(norm.version)
     saved_locals = dict(_locals(norm))
+    links = _links(norm, local, binding, outer, node, name, prefix)
+    saved_scope = norm.scope
+    if isinstance(local.key, types.FunctionType):
+        norm.scope = Scope(local.key)       # its free names are its module's globals and its closure's cells
     norm.inlining.append(local)
     owner = getattr(local, "owner", None)
     norm.method_stack = getattr(norm, "method_stack", [])
     norm.method_stack.append((owner, prefix[0] if prefix else None))
     fields = norm.field_keys = getattr(norm, "field_keys", set())     # grows as objects get attributes
+    saved_unbound = norm.unbound
+    own_locals = scopes.local_names(local.node) - scopes.parameters(local.node)
     if local.env is not None:
         norm.version = dict(local.env[0])
         norm.local_fns = dict(local.env[1])
         norm.version.update((k, outer[k]) for k in fields if k in outer)     # objects' fields: shared state
+        norm.unbound = own_locals | (set() if local.key is not None else saved_unbound)
+    else:
+        norm.unbound = own_locals | saved_unbound    # the definer's locals not bound yet stay so
+    for name in own_locals:      # its own locals start unbound, whatever the caller's variables are
+        norm.version.pop(name, None)
+        norm.local_fns.pop(name, None)
     start = dict(norm.version)
     try:
         for pname, atom in binding.items():
@@ -252,8 +344,11 @@ def _inline(norm, node, local, name, prefix=()):
                 norm.version.pop(pname, None)
                 norm.local_fns[pname] = atom
                 continue
-            if isinstance(atom, (Instance, ClassRef)):
-                norm.version[pname] = atom         # self / cls of an inlined method
+            if is_object(atom):
+                norm.version[pname] = atom         # self / cls of an inlined method, an object passed on
+                continue
+            if pname in links:              # the caller's own value: its writes here are writes there
+                norm.version[pname] = atom.id
                 continue
             if isinstance(atom, dict):
                 norm.kwarg_dicts = getattr(norm, "kwarg_dicts", {})
@@ -278,6 +373,10 @@ def _inline(norm, node, local, name, prefix=()):
         norm.method_stack.pop()
         norm.version = outer
         norm.local_fns = saved_locals
+        norm.unbound = saved_unbound
+        norm.scope = saved_scope
+    for pname, user in links.items():     # what it wrote into its argument, the caller's variable holds
+        norm.version[user] = inner.get(pname, norm.version[user])
     # a free variable changed in place inside (st.append(v) on the outer list): the outer name
     # now holds the new version, as the one list object does in Python
     own = own_names(local.node)
@@ -290,6 +389,83 @@ def _inline(norm, node, local, name, prefix=()):
                                  node, f"return the new value of `{user}` instead")
             norm.version[user] = ver
     return result
+
+
+def changed_parameters(node):
+    """Parameters a function (FunctionDef or Lambda) changes in place (``p[i] = v``, ``p.attr = v``,
+    ``p.append(v)`` and the other mutating methods, ``p[i] += v``), and those it also rebinds."""
+    from ..effects.checks import MUTATING
+    params = scopes.parameters(node)
+    changed, rebound = set(), set()
+    for n in ast.walk(node) if not isinstance(node.body, list) else [m for st in node.body for m in ast.walk(st)]:
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign,
+                                                                                           ast.AnnAssign)) else []
+        for t in targets:
+            if isinstance(t, (ast.Subscript, ast.Attribute)):
+                root = _root_name(t)
+                if root in params:
+                    changed.add(root)
+            for sub in ast.walk(t):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and sub.id in params:
+                    rebound.add(sub.id)
+        if isinstance(n, (ast.For, ast.comprehension, ast.withitem, ast.NamedExpr)):
+            target = getattr(n, "target", None) or getattr(n, "optional_vars", None)
+            rebound |= {t.id for t in ast.walk(target) if isinstance(t, ast.Name)} & params if target else set()
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATING:
+            root = _root_name(n.func.value)
+            if root in params:
+                changed.add(root)
+    return changed, rebound
+
+
+def _root_name(node):
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _links(norm, local, binding, outer, node, name, prefix):
+    """Parameter -> the caller's variable, for each parameter the function changes in place that is
+    given a variable of the caller's (a list or array it owns): inlined, the function's writes are
+    versions of that variable, as the one object is in Python.  Refused, located, where that cannot
+    be exact: the caller's value has a second name, the function also rebinds the parameter, or one
+    value is passed twice."""
+    changed, rebound = changed_parameters(local.node)
+    if not changed:
+        return {}
+    holders = {}
+    for user, ver in outer.items():
+        if isinstance(ver, str):
+            holders.setdefault(ver, []).append(user)
+    a = local.node.args
+    positional = [p.arg for p in a.posonlyargs + a.args]
+    given = {positional[i]: x for i, x in enumerate(list(prefix) + list(node.args)) if i < len(positional)}
+    given.update((k.arg, k.value) for k in node.keywords)
+    links = {}
+    for pname in sorted(changed):
+        raw = given.get(pname)          # (the argument as written: a list variable is passed as itself)
+        atom = binding.get(pname)
+        if isinstance(raw, ast.Name) and isinstance(outer.get(raw.id), str):
+            atom = binding[pname] = ast.Name(outer[raw.id], ast.Load())
+        if not isinstance(atom, ast.Name) or anno.get(atom, "static", False):
+            continue                     # a constant, an object made here (its fields are shared state), a literal
+        users = holders.get(atom.id, [])
+        what = f"{name}() changes its argument `{pname}` in place"
+        if pname in rebound:
+            raise norm.error(f"{what} and also assigns `{pname}` a new value, which adjoin cannot follow", node,
+                             f"make {name}() either change `{pname}` or rebind it, not both")
+        if len(users) != 1 or atom.id in norm.shared or any(a is not atom and isinstance(a, ast.Name) and a.id == atom.id
+                                                           for a in binding.values()):
+            raise norm.error(f"{what}, but the value passed has another name here (a copy, view, item or another "
+                             "argument), which would change too", node,
+                             "pass a copy (`x.copy()`, `list(x)`), or change the value through one name only")
+        if atom.id in getattr(norm, "parameters", ()):
+            raise norm.error(f"{what}: the value passed is an argument of the differentiated function, whose "
+                             "caller's object would change in Python, but the gradient call works on its own copy",
+                             node, f"copy it first (`{users[0]} = {users[0]}.copy()`, `list({users[0]})`) and pass "
+                             "the copy")
+        links[pname] = users[0]
+    return links
 
 
 def _returned(norm, atom):
@@ -347,6 +523,9 @@ def _body(norm, fdef, restructure):
         body = body[1:]
     if nonlocal_names(fdef):
         body = [_DropNonlocal().visit(copy.deepcopy(st)) for st in body]
+    if iterables.is_generator(fdef):              # differentiated as the list of what it yields
+        body = iterables.as_list_body(copy.deepcopy(body), norm.ctx.namer, fdef)
+    body = iterables.rewrite(body, norm.ctx)
     body = restructure(norm.ctx.namer).function_body(body, fdef)
     saved_src = norm.src
     try:

@@ -7,7 +7,7 @@ from runtime.rules.registry import define, nondifferentiable
 from runtime.rules.shape import cast
 from runtime.rules.support import dtype_of, is_floating
 
-__all__ = ["order_", "order_positions_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "astype_",
+__all__ = ["order_", "order_positions_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "unbound_local_", "items_", "astype_",
            "to_integer_", "item_"]
 
 
@@ -35,6 +35,25 @@ def min_index_(*keys):
 def raise_(exc):
     """``raise exc`` as a call, so a ``raise`` in a branch is ordinary primal code."""
     raise exc
+
+
+def unbound_local_(name):
+    """A read of local ``name`` before any value was bound to it: Python's own error."""
+    raise UnboundLocalError(f"cannot access local variable '{name}' where it is not associated with a value")
+
+
+def items_(it):
+    """The items of a generator as a list (frontend/control/iterables.py): the list itself where its
+    generated forward made one already, so the derivative passes through unchanged."""
+    return it if isinstance(it, list) else list(it)
+
+
+def items_vjp_(g, ans, it):
+    return g
+
+
+def items_jvp_(t, ans, it):
+    return t
 
 
 def max_position_(items):
@@ -86,6 +105,7 @@ def item_jvp_(t, ans, x):
     return np.reshape(t, ())
 
 
-nondifferentiable(order_, order_positions_, max_index_, min_index_, to_integer_, max_position_, min_position_)
+nondifferentiable(unbound_local_, order_, order_positions_, max_index_, min_index_, to_integer_, max_position_, min_position_)
 define(astype_, vjp=(astype_vjp_, None), jvp=(astype_jvp_, None))
 define(item_, vjp=(item_vjp_,), jvp=(item_jvp_,))
+define(items_, vjp=(items_vjp_,), jvp=(items_jvp_,))

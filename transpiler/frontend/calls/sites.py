@@ -13,6 +13,7 @@ from ...core import annotations as anno
 from ..effects import checks
 from . import nested
 from .. import gradient_stacks
+from ..control import iterables
 from ..objects import instances
 from ..containers import writes
 from .primal_helpers import astype_, item_, to_integer_
@@ -48,8 +49,14 @@ class CallSites:
             return gradient_stacks.local_call(self, node)      # push(x) / x = pop() in generated code
         # method call on a local value: x.sum(axis=0) -> np.sum(x, axis=0)
         if isinstance(func, ast.Attribute) and not self.static(func):
+            if func.attr == "pop" and isinstance(func.value, ast.Name) and isinstance(self.version.get(func.value.id), str) \
+                    and len(node.args) <= 1 and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+                return writes.pop_value(self, node)     # `return stack.pop()`: the item, and a new list
             checks.check_call(self, None, node)
             base = self.expr(func.value)
+            if isinstance(base, (instances.Instance, instances.ClassRef)):    # S(1.5).twice(x), make().m()
+                return instances.method_call(self, node, base, func.attr)
+            self.plain(base, func.value)
             if func.attr == "copy" and not node.args and not node.keywords and isinstance(base, ast.Name) \
                     and (base.id in self.lists or base.id in self.dicts):
                 # a list's or dict's own shallow copy (its items are shared), not np.copy into an array
@@ -83,26 +90,34 @@ class CallSites:
             anno.put(call, "method", meth)
             return call
         if isinstance(func, ast.Name) and nested.is_local_function(self, func.id):
+            if iterables.is_generator(self.local_fns[func.id].node) and not anno.get(node, "generator", False):
+                raise iterables.generator_error(self, node, func.id)
             return nested.call(self, node)
         if not isinstance(func, (ast.Name, ast.Attribute)):
-            raise self.error(f"calling the result of `{ast.unparse(func)}` directly is not supported", func,
-                             "bind it to a name first (g = ...; then g(...))")
-        if isinstance(func, ast.Name) and func.id in self.version:
+            made = nested.call_made(self, node)          # (lambda v: e)(x), make(a)(x): inlined
+            if made is not None:
+                return made
+            return self.dynamic_call(self.expr(func), node)     # grad(g)(x): the callable found when it runs
+        if isinstance(func, ast.Name) and (func.id in self.version or self.is_unbound(func.id)):
             # a local callable (a parameter, a function passed in): found when the code runs
-            call = ast.copy_location(ast.Call(self.value(func), [self.argument(a) for a in node.args],
-                                              [ast.keyword(k.arg, self.argument(k.value))
-                                               for k in node.keywords]), node)
-            anno.put(call, "prim", None)
-            anno.put(call, "dynamic", True)
-            return call
+            return self.dynamic_call(self.expr(func), node)
         fn = self.resolve(func)
+        if fn is len and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name) \
+                and isinstance(self.version.get(node.args[0].id), instances.Objects):
+            return ast.copy_location(ast.Constant(len(self.version[node.args[0].id].items)), node)
+        if inspect.isgeneratorfunction(fn) and not anno.get(node, "generator", False):
+            raise iterables.generator_error(self, node, fn.__name__)
         if isinstance(fn, type) and fn.__module__ == self.scope.globals.get("__name__") \
                 and instances.supported(self, fn):
             return instances.construct(self, node, fn)
+        if isinstance(fn, type) and issubclass(fn, tuple) and hasattr(fn, "_fields"):
+            made = instances.namedtuple_value(self, node, fn)       # a namedtuple kept item by item
+            if made is not None:
+                return made
         if inspect.ismethod(fn) and isinstance(fn.__self__, type) and instances.supported(self, fn.__self__) \
                 and fn.__self__.__module__ == self.scope.globals.get("__name__"):
             return instances.method_call(self, node, instances.ClassRef(fn.__self__), fn.__name__)
-        if nested.takes_functions(self, fn, node):
+        if nested.takes_functions(self, fn, node) or nested.needs_inlining(self, fn, node):
             return nested.call_with_functions(self, node, fn)
         if fn is np.einsum and node.args and not (isinstance(node.args[0], ast.Constant)
                                                   and isinstance(node.args[0].value, str)):
@@ -115,13 +130,24 @@ class CallSites:
         if special is not None:
             return special
         if isinstance(func, ast.Name):
-            new_func = ast.copy_location(ast.Name(func.id, ast.Load()), func)
+            new_func = self.global_name(func)
+            anno.drop(new_func, "static")
         else:
             new_func = self.value(func)
         args = [self.argument(a) for a in node.args]
         keywords = [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]
         call = ast.copy_location(ast.Call(new_func, args, keywords), node)
         anno.put(call, "prim", fn)
+        return call
+
+    def dynamic_call(self, callee, node):
+        """``callee(...)`` of a callable held in a local (``callee``: its atom), found when the code runs."""
+        if isinstance(callee, instances.Instance):           # Scaler(2.0)(x): its __call__ inlined
+            return instances.method_call(self, node, callee, "__call__")
+        call = ast.copy_location(ast.Call(callee, [self.argument(a) for a in node.args],
+                                          [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]), node)
+        anno.put(call, "prim", None)
+        anno.put(call, "dynamic", True)
         return call
 
     def inline_function(self, node, fn, prefix=(), owner=None):
@@ -134,6 +160,8 @@ class CallSites:
         func = node.func
         if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), instances.ClassRef):
             return instances.construct(self, node, self.version[func.id].cls)
+        if isinstance(func, ast.Name) and isinstance(self.version.get(func.id), instances.Instance):
+            return instances.method_call(self, node, self.version[func.id], "__call__")     # obj(x)
         if not isinstance(func, ast.Attribute):
             return None
         base = func.value
@@ -148,9 +176,8 @@ class CallSites:
         if isinstance(node, ast.Starred):
             raise self.error("star-arguments are not supported", node, "pass the arguments one by one")
         if isinstance(node, (ast.Tuple, ast.List)):
-            v = self.value(node)
-            return v
-        return self.expand(self.expr(node))
+            return self.plain(self.value(node), node)
+        return self.expand(self.atom(node))
 
     def astype_call(self, base, user_dtype, dtype, node):
         """``x.astype(d)``: a cast to integers or bool passes no gradient (to_integer_: the

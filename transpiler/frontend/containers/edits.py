@@ -17,7 +17,8 @@ from runtime.rules.containers import setitem, slot, zeros_tree
 from runtime.rules.registry import define, nondifferentiable, primitive
 from runtime.rules.support import Grads, _length, _slots
 
-__all__ = ["insert_at_", "pop_at_", "pop_key_", "insert_position_", "pop_position_", "list_position_"]
+__all__ = ["insert_at_", "pop_at_", "pop_key_", "insert_position_", "pop_position_", "list_position_",
+           "reversed_positions_", "sorted_positions_", "removed_position_", "emptied_"]
 
 
 def insert_position_(lst, i):
@@ -51,7 +52,42 @@ def list_position_(c, i):
     return i
 
 
-nondifferentiable(insert_position_, pop_position_, list_position_)
+def _a_list(c, meth, instead):
+    if not isinstance(c, list):
+        raise TypeError(f"adjoin took `.{meth}()` here for a list's, but it is called on a {type(c).__name__}; "
+                        f"{instead}")
+
+
+def reversed_positions_(c):
+    """The positions of list ``c`` in the order ``c.reverse()`` leaves them (the items are then read by
+    position, so their derivatives are those of item reads)."""
+    _a_list(c, "reverse", "for an array write `x = x[::-1]`")
+    return list(range(len(c)))[::-1]
+
+
+def sorted_positions_(c, keys, reverse=False):
+    """The positions of list ``c`` in the order ``c.sort(key=..., reverse=...)`` leaves them (``keys``:
+    the sort keys, one per item): the same stable sort, found on the values, no gradient through it."""
+    _a_list(c, "sort", "for an array write `x = np.sort(x)`")
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=bool(reverse))
+
+
+def removed_position_(c, v):
+    """The position ``c.remove(v)`` takes the item from (the first equal one), with Python's error."""
+    _a_list(c, "remove", "build a new value instead")
+    return c.index(v)
+
+
+def emptied_(c):
+    """``c`` after ``c.clear()``: a new empty list or dict (no gradient reaches the items it had)."""
+    if not isinstance(c, (list, dict)):
+        raise TypeError(f"adjoin took `.clear()` here for a list's or dict's, but it is called on a "
+                        f"{type(c).__name__}")
+    return type(c)()
+
+
+nondifferentiable(insert_position_, pop_position_, list_position_, reversed_positions_, sorted_positions_,
+                  removed_position_, emptied_)
 
 
 def _shifted(g, k, by):

@@ -194,6 +194,8 @@ def container_statement(s, exprs):
             and isinstance(value.func.value, ast.Name) and not any(isinstance(a, ast.Starred) for a in value.args)):
         return None
     name, meth, args, kws = value.func.value.id, value.func.attr, value.args, value.keywords
+    if name not in exprs.local:
+        return None                      # a module's function (`tangent.pop(stack)`), not a local's method
     if meth == "pop" and kinds.get(name) is ast.Dict:
         anno.put(value, "dict_pop", True)               # structures.method_statement: a dict's pop, not a list's
     if isinstance(s, ast.Assign) and meth == "pop" and len(args) <= 2 and not kws:

@@ -26,11 +26,13 @@ from runtime.rules.containers import append_at, assign_slice_, end_of_list_, key
 
 from ...core import annotations as anno
 from ..effects import checks
+from ..objects import instances
 from ..control import blocks
-from .edits import insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_
+from .edits import (emptied_, insert_at_, insert_position_, list_position_, pop_at_, pop_key_, pop_position_,
+                    removed_position_, reversed_positions_, sorted_positions_)
 from ...core.astutil import as_value
 
-__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack",
+__all__ = ["check_carried_writes", "store_item", "augmented_item", "method_statement", "starred_unpack", "pop_value",
            "comprehension",
            "dict_literal", "element_read", "special_call", "mutated_names", "dict_view", "dict_view_iteration",
            "indexed_names",
@@ -231,6 +233,10 @@ def check_carried_writes(norm, carried):
 
 def store_item(norm, target, atom):
     """``x[index] = atom``."""
+    base = target.value
+    if isinstance(base, ast.Name) and isinstance(norm.version.get(base.id), instances.Objects):
+        return _object_item(norm, base.id, norm.index(target.slice), atom, target)
+    norm.plain(atom, target)
     user, current = _local_base(norm, target, f"`{ast.unparse(target)} = ...`")
     index = norm.index(target.slice)
     _write(norm, user, current, index, atom, target)
@@ -259,12 +265,20 @@ def method_statement(norm, s):
             and isinstance(call.func.value, ast.Name) and call.func.value.id in norm.version):
         return False
     meth, user = call.func.attr, call.func.value.id
+    if isinstance(norm.version[user], instances.Objects):
+        return _objects_method(norm, call, meth, user)
     if not isinstance(norm.version[user], str):
         return False                     # a method of an object made in the function (objects/instances.py)
     if meth == "append" and len(call.args) == 1 and not call.keywords \
             and not isinstance(call.args[0], ast.Starred):
         _, current = _local_base(norm, call.func.value, f"`{user}.append(...)`")
         value = norm.expr(call.args[0])
+        if instances.is_object(value):
+            if norm.kinds.get(current) is not ast.List or current not in norm.tuples:
+                raise instances.escape_error(norm, call.args[0], value)
+            # a list known item by item (written out, or built in an unrolled loop) gets an object made here
+            norm.version[user] = instances.Objects(ast.List, list(norm.tuples[current]) + [value])
+            return True
         lst = ast.Name(current, ast.Load())
         k = norm.temp(_call(norm, len, "len", [lst], call), call)
         new = norm.store(user)
@@ -284,11 +298,135 @@ def method_statement(norm, s):
             and not isinstance(call.args[0], ast.Starred):
         _extend_or_update(norm, call, meth, user)
         return True
+    if meth in ("reverse", "sort", "remove", "clear") and not any(isinstance(a, ast.Starred) for a in call.args) \
+            and _reordered(norm, call, meth, user):
+        return True
     if meth in _MUTATING:
         raise norm.error(f"`{user}.{meth}(...)` changes `{user}` in place, which adjoin cannot follow", call,
                          "use `.append(v)` for lists, `d[k] = v` for dicts and `x[i] = v` for arrays, "
                          "or build a new value")
     return False
+
+
+def _reordered(norm, call, meth, user):
+    """``l.reverse()``, ``l.sort(key=, reverse=)``, ``l.remove(v)``, ``l.clear()`` of a list: a new version
+    whose items are read from the old one by position (the positions found on the values, with no
+    gradient: containers/edits.py), or an empty one.  False for other call shapes."""
+    kw = {k.arg: k.value for k in call.keywords}
+    if meth in ("reverse", "clear") and (call.args or kw) or meth == "remove" and (len(call.args) != 1 or kw) \
+            or meth == "sort" and (call.args or set(kw) - {"key", "reverse"}):
+        return False
+    _, current = _local_base(norm, call.func.value, f"`{user}.{meth}(...)`")
+    old = ast.Name(current, ast.Load())
+    _list_check(norm, old, user, meth, call)
+    if meth == "clear":
+        new = norm.store(user)
+        norm.assign(new, _call(norm, emptied_, "emptied_", [old], call), call)
+        (norm.dicts if current in norm.dicts else norm.lists).add(new)
+        return True
+    if meth == "remove":
+        k = norm.temp(_call(norm, removed_position_, "removed_position_", [old, norm.expr(call.args[0])], call), call)
+        norm.assign(norm.store(user), _call(norm, pop_at_, "pop_at_", [copy.deepcopy(old), k], call), call)
+        norm.lists.add(norm.version[user])
+        return True
+    if meth == "reverse":
+        order = _call(norm, reversed_positions_, "reversed_positions_", [old], call)
+    else:
+        key = kw.get("key")
+        if key is None or isinstance(key, ast.Constant) and key.value is None:
+            keys = old
+        else:                            # the keys, one per item, as `[key(v) for v in l]` computes them
+            v = norm.ctx.namer.claim("item")
+            comp = ast.ListComp(ast.Call(key, [ast.Name(v, ast.Load())], []),
+                                [ast.comprehension(ast.Name(v, ast.Store()), ast.Name(user, ast.Load()), [], 0)])
+            keys = norm.expr(ast.fix_missing_locations(ast.copy_location(comp, call)))
+        reverse = [norm.expr(kw["reverse"])] if "reverse" in kw else []
+        order = _call(norm, sorted_positions_, "sorted_positions_", [copy.deepcopy(old), keys] + reverse, call)
+    positions = norm.temp(order, call)
+    k = norm.ctx.namer.claim("position")
+    comp = ast.ListComp(ast.Subscript(ast.Name(user, ast.Load()), ast.Name(k, ast.Load()), ast.Load()),
+                        [ast.comprehension(ast.Name(k, ast.Store()), ast.Name(positions.id, ast.Load()), [], 0)])
+    norm.version[positions.id] = positions.id          # (read by its own name in the comprehension)
+    items = norm.value(ast.fix_missing_locations(ast.copy_location(comp, call)))
+    new = norm.store(user)
+    norm.assign(new, items, call)
+    norm.lists.add(new)
+    return True
+
+
+def _list_check(norm, value, user, meth, call):
+    """A check, when the code runs, that ``user`` is a list (or a dict for ``.clear()``): the items are
+    read by position, which is ``.sort()``'s effect only on a list (an array sorts along an axis)."""
+    kinds = (list, dict) if meth == "clear" else (list,)
+
+    def other(v):
+        """a value whose method adjoin does not write as a list's"""
+        return None if isinstance(v, kinds) else type(v).__name__
+
+    def error(found):
+        instead = {"sort": f" (for an array: `{user} = np.sort({user})`)", "reverse": f" (for an array: "
+                   f"`{user} = {user}[::-1]`)"}.get(meth, "")
+        return norm.error(f"`{user}.{meth}()` is written as a list's here, but `{user}` is a {found}", call,
+                          f"build a new value{instead}")
+
+    check = checks.RunCheck(other, error)
+    expr = ast.copy_location(ast.Call(norm.ctx.ref(check, "list_check"), [copy.deepcopy(value)], []), call)
+    anno.put(expr, "prim", check)
+    norm.emit(ast.Expr(expr), call)
+
+
+def _object_item(norm, user, index, atom, node):
+    """``objs[i] = v`` / ``d[k] = v`` of a list or dict of objects made in the function: a new version
+    of the literal, known item by item."""
+    objs = norm.version[user]
+    key = index.value if isinstance(index, ast.Constant) else None
+    items, keys = list(objs.items), None if objs.keys is None else list(objs.keys)
+    if keys is not None and isinstance(index, ast.Constant):
+        if key in keys:
+            items[keys.index(key)] = atom
+        else:
+            keys.append(key)
+            items.append(atom)
+    elif keys is None and type(key) is int and -len(items) <= key < len(items):
+        items[key] = atom
+    else:
+        raise norm.error("a list or dict of objects made in the function is written at a position adjoin does "
+                         "not know when it lowers the function", node, "write it with a constant index or key")
+    norm.version[user] = instances.Objects(objs.kind, items, keys)
+    return None
+
+
+def _objects_method(norm, call, meth, user):
+    """``objs.append(v)`` / ``objs.extend([..])`` of a list of objects made in the function."""
+    objs = norm.version[user]
+    if objs.keys is None and objs.kind is ast.List and meth == "append" and len(call.args) == 1 and not call.keywords:
+        norm.version[user] = instances.Objects(ast.List, objs.items + [norm.expr(call.args[0])])
+        return True
+    if objs.keys is None and objs.kind is ast.List and meth == "extend" and len(call.args) == 1 \
+            and isinstance(call.args[0], (ast.List, ast.Tuple)) and not call.keywords:
+        norm.version[user] = instances.Objects(ast.List, objs.items + [norm.expr(e) for e in call.args[0].elts])
+        return True
+    raise instances.escape_error(norm, call, objs)
+
+
+def pop_value(norm, call):
+    """``l.pop(i)`` / ``d.pop(k)`` inside an expression: the item read at the position the pop takes it
+    from (its value), then the pop as a statement (a new version of the list or dict)."""
+    user = call.func.value.id
+    _, current = _local_base(norm, call.func.value, f"`{user}.pop(...)`")
+    old = ast.Name(current, ast.Load())
+    where = norm.expr(call.args[0]) if call.args else ast.Constant(-1)
+    if current in norm.dicts or anno.get(call, "dict_pop", False):
+        item = norm.temp(ast.copy_location(ast.Subscript(old, where, ast.Load()), call), call)
+        norm.assign(norm.store(user), _call(norm, pop_key_, "pop_key_", [copy.deepcopy(old), where], call), call)
+        return item
+    k = norm.temp(_call(norm, pop_position_, "pop_position_", [old, where], call), call)
+    item = norm.temp(ast.copy_location(ast.Subscript(copy.deepcopy(old), k, ast.Load()), call), call)
+    norm.shared.discard(item.id)         # (the item leaves the list: no other name holds it there)
+    norm.assign(norm.store(user), _call(norm, pop_at_, "pop_at_", [copy.deepcopy(old), k], call), call)
+    if current in norm.lists:
+        norm.lists.add(norm.version[user])
+    return item
 
 
 def _extend_or_update(norm, call, meth, user):
@@ -363,6 +501,8 @@ def starred_unpack(norm, target, atom):
 def _loop_into(norm, node, kind, prefix):
     result = norm.ctx.namer.claim(prefix)
     norm.block(blocks.comprehension_loop(node, norm.ctx.namer, result, kind))
+    if instances.is_object(norm.version[result]):
+        return norm.version[result]      # a list of objects made here (its loop was unrolled)
     out = ast.Name(norm.version[result], ast.Load())
     anno.put(out, "fresh", True)           # a new list no user name holds: `m = [...]` is not a second name for it
     return out
@@ -381,6 +521,17 @@ def dict_literal(norm, node):
     if any(k is None for k in node.keys):
         raise norm.error("`**` unpacking inside a dict literal is not supported", node,
                          "set the keys one by one: d[k] = v")
+    if all(isinstance(k, ast.Constant) for k in node.keys) and any(
+            isinstance(v, ast.Name) and instances.is_object(norm.version.get(v.id))
+            or isinstance(v, ast.Call) and norm.makes_object(v) for v in node.values):
+        keys, items = [], []             # a dict of objects made in the function: known key by key
+        for k, v in zip(node.keys, node.values):
+            if k.value in keys:
+                items[keys.index(k.value)] = norm.expr(v)
+            else:
+                keys.append(k.value)
+                items.append(norm.expr(v))
+        return instances.Objects(ast.Dict, items, keys)
     value = ast.copy_location(ast.Dict([], []), node)
     for k, v in zip(node.keys, node.values):
         current = norm.temp(value, node)

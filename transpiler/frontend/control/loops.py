@@ -106,6 +106,19 @@ class Loops:
             self.loop_depth -= 1
 
     def _for_statement(self, s):
+        if isinstance(s.iter, (ast.ListComp, ast.GeneratorExp)):
+            # a comprehension's list, made once: a list of objects made here is walked trip by trip
+            made = self.expr(s.iter)
+            if isinstance(made, instances.Objects):
+                return self.unrolled(s, list(made.items))
+            name = self.ctx.namer.claim("walked")
+            self.version[name] = self.plain(made, s.iter).id
+            old, s = s, _mk(ast.For(s.target, ast.Name(name, ast.Load()), s.body, s.orelse, None), s)
+            if anno.has(old, "break"):
+                anno.put(s, "break", anno.get(old, "break"))
+        trips = self.object_trips(s.iter)
+        if trips is not None:
+            return self.unrolled(s, trips)
         it = s.iter
         fn = None
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id not in self.version:
@@ -159,6 +172,88 @@ class Loops:
         step = _assign(k, ast.BinOp(ast.Name(k, ast.Load()), ast.Add(), ast.Constant(1)), s)
         self.while_statement(_mk(ast.While(test, bind(k) + [step] + list(s.body), []), s))
 
+    def object_trips(self, it):
+        """The values a ``for`` over a list, tuple or dict of objects made in the function takes (the loop
+        is then unrolled: each trip's object is known while the function is lowered), else None.
+        ``for o in objs``, ``for i, o in enumerate(objs)``, ``for o, x in zip(objs, xs)`` with each
+        zipped sequence such a literal, ``for k in d``, ``d.items()``, ``d.values()``."""
+        def objects(node):
+            if isinstance(node, ast.Name) and isinstance(self.version.get(node.id), instances.Objects):
+                return self.version[node.id]
+            if isinstance(node, (ast.List, ast.Tuple)) and any(self.may_be_object(e) for e in node.elts):
+                found = self.value(node)
+                return found if isinstance(found, instances.Objects) else None
+            return None
+
+        fn = self.called(it)
+        if isinstance(it, ast.Call) and fn in (enumerate, zip) and not it.keywords \
+                and not any(isinstance(a, ast.Starred) for a in it.args) and it.args:
+            parts = [objects(a) for a in it.args[:1 if fn is enumerate else None]]
+            if not any(p is not None for p in parts):
+                return None
+            if fn is enumerate:
+                start = it.args[1] if len(it.args) > 1 else ast.Constant(0)
+                if not (isinstance(start, ast.Constant) and type(start.value) is int):
+                    return None
+                return [instances.Objects(ast.Tuple, [ast.Constant(start.value + i), v])
+                        for i, v in enumerate(parts[0].items)]
+            seqs = []
+            for a, p in zip(it.args, parts):
+                if p is None and isinstance(a, ast.Name) and self.version.get(a.id) in self.tuples:
+                    p = instances.Objects(ast.Tuple, self.tuples[self.version[a.id]])
+                if p is None:
+                    raise self.error("zip of a list of objects made in the function with a sequence whose length "
+                                     "adjoin does not know here", a, "zip lists written out in the function, or "
+                                     "index the other sequence by position")
+                seqs.append(p.items)
+            return [instances.Objects(ast.Tuple, list(values)) for values in zip(*seqs)]
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("items", "values", "keys") \
+                and not it.args and not it.keywords:
+            found = objects(it.func.value)
+            if found is None or found.keys is None:
+                return None
+            pick = {"items": lambda k, v: instances.Objects(ast.Tuple, [ast.Constant(k), v]),
+                    "values": lambda k, v: v, "keys": lambda k, v: ast.Constant(k)}[it.func.attr]
+            return [pick(k, v) for k, v in zip(found.keys, found.items)]
+        found = objects(it)
+        if found is None:
+            return None
+        return [ast.Constant(k) for k in found.keys] if found.keys is not None else list(found.items)
+
+    def may_be_object(self, node):
+        """Could ``node`` be an object made in the function (a name of one, ``Cls(..)``, ``objs[k]``, a field)?"""
+        if isinstance(node, ast.Name):
+            return instances.is_object(self.version.get(node.id))
+        if isinstance(node, ast.Call):
+            return self.makes_object(node)
+        if isinstance(node, (ast.Subscript, ast.Attribute)):
+            root = node.value
+            return isinstance(root, ast.Name) and instances.is_object(self.version.get(root.id))
+        return False
+
+    def makes_object(self, call):
+        """Is ``call`` ``Cls(...)`` of a class whose instances are kept as their fields?"""
+        if not self.static(call.func):
+            return False
+        try:
+            cls = self.resolve(call.func)
+        except Exception:
+            return False
+        return isinstance(cls, type) and instances.supported(self, cls)
+
+    def unrolled(self, s, trips):
+        """``for`` over objects made in the function: the body once per item, the target bound to it."""
+        if s.orelse:
+            raise self.error("`for ... else` over objects made in the function is not supported", s,
+                             "use a flag set before a break")
+        brk = anno.get(s, "break")
+        for value in trips:
+            self.bind_atom(s.target, value)
+            if brk is None:
+                self.block(s.body)
+            else:                        # after a break, the trips left do nothing
+                self.statement(_mk(ast.If(ast.UnaryOp(ast.Not(), ast.Name(brk, ast.Load())), list(s.body), []), s))
+
     def iteration(self, target, it, fn, loc):
         """(setup statements, length expression, k -> statements binding the target)."""
         load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
@@ -170,6 +265,7 @@ class Loops:
                 seqs, start = it.args, None
             names, setup, getters = [], [], []
             for sq in seqs:
+                sq = self.materialized(sq)
                 inner = self.reversed_argument(sq)
                 view = writes.dict_view(self, sq if inner is None else inner, loc, backwards=inner is not None)
                 if view is not None:        # enumerate(d.items()), zip(d.values(), ..)
@@ -184,15 +280,21 @@ class Loops:
                 getters.append(lambda k, nm=nm: ast.Subscript(load(nm), load(k), ast.Load()))
             lens = [ast.Call(ast.Name("len", ast.Load()), [load(nm)], []) for nm in names]
             length = lens[0] if len(lens) == 1 else ast.Call(ast.Name("min", ast.Load()), lens, [])
-            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == (2 if fn is enumerate else len(seqs)):
+            width = 2 if fn is enumerate else len(seqs)
+
+            def items(k):
+                out = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
+                       else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
+                return out + [get(k) for get in getters]
+
+            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == width \
+                    and not any(isinstance(t, ast.Starred) for t in target.elts):
                 def bind(k):
-                    items = [load(k) if start is None or (isinstance(start, ast.Constant) and start.value == 0)
-                             else ast.BinOp(load(k), ast.Add(), copy.deepcopy(start))] if fn is enumerate else []
-                    items += [get(k) for get in getters]
-                    return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items)]
-                return setup, _mk(length, loc), bind
-            raise self.error(f"unpack the items of {fn.__name__}(...) into {2 if fn is enumerate else len(seqs)} "
-                             "names in the for statement", target, "write `for i, x in ...`")
+                    return [_mk(ast.Assign([copy.deepcopy(t)], v), loc) for t, v in zip(target.elts, items(k))]
+            else:                        # `for pair in zip(a, b)`, `for i, *rest in ...`: the tuple itself
+                def bind(k):
+                    return [_mk(ast.Assign([copy.deepcopy(target)], ast.Tuple(items(k), ast.Load())), loc)]
+            return setup, _mk(length, loc), bind
         inner = self.reversed_argument(it)
         walked = it if inner is None else inner
         if isinstance(walked, ast.Name) and self.version.get(walked.id) in self.dicts:
@@ -210,6 +312,16 @@ class Loops:
         return (setup, _mk(ast.Call(ast.Name("len", ast.Load()), [load(name)], []), loc),
                 lambda k: [_mk(ast.Assign([copy.deepcopy(target)],
                                           ast.Subscript(load(name), load(k), ast.Load())), loc)])
+
+    def materialized(self, it):
+        """An iterator made by a call (``zip(..)``, ``enumerate(..)``, ``map``/``filter``, a generator) as the
+        list of its items (a comprehension), so it can be indexed like the other sequences walked."""
+        fn = self.called(it)
+        if fn in (zip, enumerate, map, filter) or isinstance(it, ast.Call) and anno.get(it, "generator", False):
+            v = self.ctx.namer.claim("item")
+            comp = ast.ListComp(ast.Name(v, ast.Load()), [ast.comprehension(ast.Name(v, ast.Store()), it, [], 0)])
+            return _mk(comp, it)
+        return it
 
     def walked(self, name, it, unordered, loc):
         """Statements binding ``name`` to an indexable sequence with the items ``for .. in it`` walks:

@@ -16,7 +16,7 @@ import types
 
 from ...core.astutil import walk
 
-__all__ = ["Instance", "ClassRef", "supported", "construct", "method_call", "attribute", "field_name",
+__all__ = ["Instance", "ClassRef", "Objects", "is_object", "supported", "construct", "method_call", "attribute", "field_name",
            "escape_error", "fields_changed_in"]
 
 _HOOKS = ("__new__", "__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__slots__",
@@ -31,6 +31,46 @@ class Instance:
 
     def __repr__(self):
         return f"<{self.cls.__name__} made at {self.label}>"
+
+
+class Objects:
+    """A list, tuple or dict literal that holds objects made in the function (``[Layer(a), Layer(b)]``):
+    known item by item while the function is lowered, like an object's fields.  ``items``: atoms,
+    Instances or Objects; ``keys``: a dict's constant keys (None for a list or tuple)."""
+
+    def __init__(self, kind, items, keys=None, cls=None):
+        self.kind, self.items, self.keys = kind, list(items), None if keys is None else list(keys)
+        self.cls = cls           # a namedtuple class: its items are also read by field name
+
+    def field(self, norm, node):
+        """``p.x`` of a namedtuple made here, else a located refusal."""
+        if self.cls is None or node.attr not in self.cls._fields:
+            raise escape_error(norm, node, self)
+        return self.items[self.cls._fields.index(node.attr)]
+
+    def item(self, norm, index, node):
+        """The item at constant ``index`` (an ast.Constant), else a located refusal."""
+        if isinstance(index, ast.Name) and index.id in norm.constants:
+            index = ast.Constant(norm.constants[index.id])      # a loop's key, unrolled
+        key = index.value if isinstance(index, ast.Constant) else None
+        if self.keys is not None:
+            if key not in self.keys:
+                raise norm.error(f"this dict of objects has no key {key!r} known here", node,
+                                 "read it with a constant key that it was built with")
+            return self.items[self.keys.index(key)]
+        if type(key) is not int or not -len(self.items) <= key < len(self.items):
+            raise norm.error("a list of objects made in the function is read at a position adjoin does not know "
+                             "when it lowers the function", node,
+                             "read it with a constant index, or loop over it (`for obj in objs:`)")
+        return self.items[key]
+
+    def __repr__(self):
+        return f"<{self.kind.__name__} of {len(self.items)} items made here>"
+
+
+def is_object(value):
+    """An object made in the function, or a container literal holding some (not an AST value)."""
+    return isinstance(value, (Instance, ClassRef, Objects))
 
 
 class ClassRef:
@@ -99,10 +139,14 @@ def field_name(norm, inst, attr, node=None):
 
 
 def escape_error(norm, node, inst):
-    return norm.error(f"the {inst.cls.__name__} object made in this function is used here as a value "
-                      "(returned, passed, stored, compared or rebound across a loop or branch), which "
-                      "adjoin does not follow", node,
-                      "use it through its attributes and methods only, or make it outside the "
+    what = f"the {inst.cls.__name__} object" if isinstance(inst, (Instance, ClassRef)) or \
+        isinstance(inst, Objects) and inst.cls is not None else \
+        "the list of objects" if not isinstance(inst, Objects) or inst.keys is None else "the dict of objects"
+    return norm.error(f"{what} made in this function is used here in a way adjoin does not follow (an "
+                      "operand, an index, a condition, a value returned from the differentiated function, an "
+                      "argument of a function adjoin does not inline)", node,
+                      "use it through its attributes and methods, pass it to functions of yours, keep it in "
+                      "lists and dicts read with constant positions or looped over, or make it outside the "
                       "differentiated function")
 
 
@@ -223,3 +267,69 @@ def super_of(norm, node):
         raise norm.error("super() outside a method of an object made in this function", node,
                          "call the base class's method directly")
     return this, owner
+
+
+def compare(norm, node, left, right):
+    """``a is b``, ``a == b`` (and their negations) where an operand is an object made in the function:
+    identity is known while the function is lowered (an object made here is no other value); ``==``
+    runs the class's ``__eq__`` (a dataclass's compares the fields in order) or is identity."""
+    op = node.ops[0]
+    negate = isinstance(op, (ast.IsNot, ast.NotEq))
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, Instance) and isinstance(right, Instance):
+        result = _equal(norm, node, left, right)
+    elif isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and not (
+            isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, Instance) and _lookup(left.cls, "__eq__")[0]
+            is not object):
+        result = ast.Constant(left is right)
+    else:
+        raise escape_error(norm, node, left if is_object(left) else right)
+    if not negate:
+        return ast.copy_location(result, node)
+    return ast.copy_location(ast.Constant(not result.value), node) if isinstance(result, ast.Constant) else \
+        ast.copy_location(ast.UnaryOp(ast.Not(), norm.atom_name(result, node)), node)
+
+
+def _equal(norm, node, a, b):
+    owner, raw = _lookup(a.cls, "__eq__")
+    if owner is object:
+        return ast.Constant(a is b)
+    import dataclasses      # (loaded on first use: import transpiler need not pay for it)
+    if dataclasses.is_dataclass(owner) and isinstance(raw, types.FunctionType) \
+            and raw.__code__.co_filename.startswith("<"):             # the generated __eq__
+        if a.cls is not b.cls:
+            return ast.Constant(a is b)
+        names = [f.name for f in dataclasses.fields(a.cls) if f.compare]
+        sides = [ast.Tuple([attribute(norm, ast.copy_location(ast.Attribute(ast.Name("_", ast.Load()), n, ast.Load()),
+                                                              node), inst) for n in names], ast.Load())
+                 for inst in (a, b)]
+        sides = [norm.temp(side, node) for side in sides]
+        return ast.Compare(sides[0], [ast.Eq()], [sides[1]])
+    if isinstance(raw, types.FunctionType):
+        call = ast.copy_location(ast.Call(ast.Name("__eq__", ast.Load()), [], []), node)
+        return norm.inline_function(call, raw, prefix=[a, b], owner=owner)
+    raise escape_error(norm, node, a)
+
+
+def namedtuple_value(norm, node, cls):
+    """``Point(a, b)`` of a namedtuple class: the tuple kept item by item (Objects with the class, so
+    ``p.x`` reads a field); None for a call shape it does not read (``*args``, ``**kw``)."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    fields, defaults = list(cls._fields), dict(getattr(cls, "_field_defaults", {}))
+    given = dict(zip(fields, node.args))
+    given.update((k.arg, k.value) for k in node.keywords)
+    if len(node.args) > len(fields) or set(given) - set(fields):
+        raise norm.error(f"{cls.__name__}() takes the fields {', '.join(fields)}", node, "pass one value per field")
+    values = {}                          # (evaluated in the order written, as Python does)
+    order = [f for f in fields if f in given and given[f] in node.args] + [k.arg for k in node.keywords]
+    for f in order:
+        values[f] = norm.expr(given[f])
+    items = []
+    for f in fields:
+        if f in values:
+            items.append(values[f])
+        elif f in defaults and isinstance(defaults[f], (int, float, complex, str, bool, type(None))):
+            items.append(ast.copy_location(ast.Constant(defaults[f]), node))
+        else:
+            raise norm.error(f"{cls.__name__}() is missing the field `{f}`", node, "pass it")
+    return Objects(ast.Tuple, items, cls=cls)

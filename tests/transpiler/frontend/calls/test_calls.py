@@ -160,7 +160,7 @@ def calls_with_bad_arity(x):
 
 
 @pytest.mark.parametrize("fn,words", [
-    (calls_generator, "generators"),
+    (calls_generator, "the generator made by gen_callee(...) is used here in a way adjoin cannot follow"),
     (calls_async, "async"),
     (calls_no_source, "cannot read the source"),
     (calls_nested_recursion, "calls itself"),

@@ -357,7 +357,14 @@ def generator_noise(x):
     return np.sum(np.sin(x) * noise)
 
 
+def removes(x):
+    lst = [x, x * 2]
+    lst.remove(x)
+    return sum(lst)
+
+
 CASES = [
+    (removes, (0.7,), 0),
     (set_const_element, (V,), 0),
     (set_active_element, (X3,), 0),
     (set_slice, (V,), 0),
@@ -781,10 +788,6 @@ def test_saved_values_per_write_do_not_grow_with_the_array():
 COUNTER = 0
 
 
-def gen_yield(x):
-    yield x * 2
-
-
 def writes_global(x):
     global COUNTER
     COUNTER = COUNTER + 1
@@ -840,12 +843,6 @@ async def async_function(x):
     return x * 2
 
 
-def removes(x):
-    lst = [x, x * 2]
-    lst.remove(x)
-    return sum(lst)
-
-
 def write_after_append(x):
     rows = []
     row = np.zeros(3)
@@ -865,10 +862,8 @@ def row_then_inplace(x):
 @pytest.mark.parametrize("fn,words,advice", [
     (write_after_append, "shares its array", "copy"),
     (row_then_inplace, "in place", ".copy()"),
-    (gen_yield, "generators (`yield`)", "return a value"),
     (writes_global, "`global`", "return the new value"),
     (uses_eval, "`eval`", "ordinary Python"),
-    (removes, "`lst.remove(...)`", ".append(v)"),
     (aliased_write, "shares its array", "copy"),
     (nested_write, "element of an element", "x[i, j]"),
     (dict_unpacking, "`**` unpacking", "d[k] = v"),

@@ -638,7 +638,7 @@ def test_three_level_literal_first_order():
         assert_close(grad(fn)(X), _fd(fn, X), 1e-5, 1e-6)
 
 
-@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
+@pytest.mark.parametrize("fn,args,wrt", CASES, ids=lambda v: v.__name__ if callable(v) else "")   # (CASES grows below)
 def test_reverse_matches_finite_differences(fn, args, wrt):
     g = differentiate(fn, wrt=wrt).grad(*args)
     assert_close(np.asarray(g, dtype=float), _fd(lambda t: fn(t, *args[1:]), args[0]), 1e-5, 1e-6,
@@ -1099,7 +1099,7 @@ STOP18_REFUSED = [
     (append_inside_expression, (X,), "inside an expression"), (lambda_appends, (X,), "inside an expression"),
     (global_list_appended, (X,), "module-level list"), (global_array_filled, (V,), "module-level ndarray"),
     (callee_writes_global, (X,), "`G_LIST`"), (callee_appends_global, (X,), "`G_LIST`"),
-    (closure_returns_outer_list, (X,), "shares"), (nested_writes_list_argument, (X,), "shares"),
+    (closure_returns_outer_list, (X,), "shares"),
     (dict_holds_list_then_appended, (X,), "shares"), (item_read_then_iadd, (V,), "in place"),
     (item_read_then_iadd_in_loop, (V,), "in place"),
 ]
@@ -1108,16 +1108,18 @@ STOP18_REFUSED = [
 REFUSED = [
     (two_names_list, (X,), "shares"), (two_names_dict, (X,), "shares"), (view_slice_write, (V,), "shares"),
     (view_transpose_write, (V,), "shares"), (view_reshape_write, (V,), "shares"),
-    (view_ellipsis_write, (V,), "shares"), (out_argument, (V,), "out="), (sort_in_place, (X,), "sort"),
-    (reverse_in_place, (X,), "reverse"), (fill_in_place, (V,), "fill"), (iadd_through_alias, (V,), "in place"),
+    (view_ellipsis_write, (V,), "shares"), (out_argument, (V,), "out="), (fill_in_place, (V,), "fill"), (iadd_through_alias, (V,), "in place"),
     (inner_append, (X,), "container inside"), (inner_alias_write, (X,), "shares"),
     (stored_then_written, (V,), "shares"), (attribute_on_local, (X,), "attribute"),
     (setattr_on_local, (X,), "attribute"), (attribute_on_argument, (X, Obj()), "attribute"),
     (list_argument_written, (X, [0.0, 1.0]), "argument `lst`"),
     (list_argument_appended, (X, [0.0]), "argument `lst`"), (mutable_default, (X,), "argument `acc`"),
-    (module_global_written, (X,), "not a local variable"), (callee_writes_argument, (X,), "_set_first()"),
-    (user_stack, (X,), "_push()"), (try_handler_fires, (X,), "handler"),
+    (module_global_written, (X,), "not a local variable"), (try_handler_fires, (X,), "handler"),
 ] + STOP18_REFUSED
+
+# once refused, now exact: lists have sort/reverse, and a callee's writes into a list argument reach the caller
+CASES += [(f, (X,), 0) for f in (sort_in_place, reverse_in_place, callee_writes_argument, user_stack,
+                                 nested_writes_list_argument)]
 
 
 @pytest.mark.parametrize("fn,args,words", REFUSED, ids=[c[0].__name__ for c in REFUSED])
