@@ -26,7 +26,7 @@ from .modes.reverse import reverse
 from .modes import floats as _floats
 from .core.astutil import copy_ast
 from .core.stages import Later, Stages
-from .relocate import user_level
+from .relocate import raised_at, user_level
 
 __all__ = ["transform", "Generated"]
 
@@ -119,7 +119,7 @@ def _transform(fn, wrt, preserve_result, note, mode, floats, optimized, memory_b
     used = set(free)
     ctx.injected = {k: v for k, v in ctx.injected.items() if k in used}
     code = to_source(opt)
-    function = blocks.guard(compile_function(opt, code, ctx, free), ctx)
+    function = blocks.guard(compile_function(opt, code, ctx, free), ctx, raised_at)
     gen = Generated(ctx, stages, opt, code, function, seed, names, single, note)
     gen.specialised = specialised
     gen.scalar_seed = bool(ctx.scalar_seed)

@@ -30,7 +30,7 @@ from .core.ir import MISSING
 from .core.once import GENERATING
 from .frontend.control import blocks
 from .modes import floats as _floats
-from .relocate import user_level, user_line
+from .relocate import raised_at, user_level, user_line
 
 __all__ = ["JitFallbackWarning", "require_numba", "jitted", "view"]
 
@@ -99,7 +99,7 @@ class _Jitted:
         run = self.dispatcher
         if values:
             run = lambda *args, **kwargs: self.dispatcher(*values, *args, **kwargs)   # noqa: E731
-        self.compiled = blocks.guard(run, gen.ctx)
+        self.compiled = blocks.guard(run, gen.ctx, raised_at)
         self.failed = False
 
     def __call__(self, *args, **kwargs):

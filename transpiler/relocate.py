@@ -17,7 +17,7 @@ from .backend.codegen import origin
 from .core.errors import TranspileError
 from .core.ir import COMMENT
 
-__all__ = ["located", "user_line", "user_level"]
+__all__ = ["located", "raised_at", "user_line", "user_level"]
 
 _GENERATED = "<adjoin"
 
@@ -55,6 +55,19 @@ def located(exc):
     box = [exc]
     del exc, tail, entries, frame, tb
     return box.pop()
+
+
+def raised_at(exc):
+    """``(file, line)`` of the user's statement whose generated code raised ``exc`` (the innermost
+    frame of generated code), or None when no frame of it can be traced to a user's line."""
+    tb, place = exc.__traceback__, None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith(_GENERATED):
+            place = (name, tb.tb_lineno)
+        tb = tb.tb_next
+    found = place and _user_place(*place)
+    return found[:2] if found else None
 
 
 def _user_place(filename, lineno):

@@ -11,7 +11,6 @@ touched.
 
 import inspect
 
-from .core.once import once
 from .frontend.source.star_args import specialised
 from .variants import transformer
 
@@ -95,10 +94,6 @@ def resolve(t, wrt, args, kwargs):
             out.append(flat.pop(0) if n is None else tuple(flat.pop(0) for _ in range(n)))
         return out[0] if not isinstance(wrt, (tuple, list)) else tuple(out)
 
-    # made once, by one thread: two threads each making one would leave a transformer whose
-    # function (held weakly) dies with the one dropped
-    fixed = once(_FIXED, (fn, nvar, keys), lambda: specialised(fn, nvar, keys))
+    fixed = specialised(fn, nvar, keys)
     return transformer(fixed), new_wrt, kwargs, regroup
 
-
-_FIXED = {}

@@ -130,7 +130,13 @@ class ForwardAccumulator:
             jvp = rule.jvp(i)
             if jvp is None:
                 continue
-            c = jvp(t, ans, *call_args, **kwargs) if kwargs else jvp(t, ans, *call_args)
+            if others:      # on tensors: a rule mixes real and complex as numpy does (tape.py)
+                _state.in_rules += 1
+            try:
+                c = jvp(t, ans, *call_args, **kwargs) if kwargs else jvp(t, ans, *call_args)
+            finally:
+                if others:
+                    _state.in_rules -= 1
             if c is None:
                 continue
             total = c if total is None else total + c

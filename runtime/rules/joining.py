@@ -19,9 +19,9 @@ def promoted_shapes(arrays, promote):
 
 
 def column_shape(a):
-    """np.column_stack makes 1-d arrays columns."""
+    """np.column_stack makes 1-d arrays columns (and scalars 1 x 1)."""
     s = shape_of(a)
-    return np.zeros((s[0], 1) if len(s) == 1 else s)
+    return np.zeros((1, 1) if len(s) == 0 else (s[0], 1) if len(s) == 1 else s)
 
 
 def pieces_like(g, arrays, promoted, axis):
@@ -53,6 +53,8 @@ def vstack_jvp(t, ans, tup, dtype=None, casting="same_kind"):
 
 
 define(np.vstack, vjp=(vstack_vjp,), jvp=(vstack_jvp,))
+if hasattr(np, "row_stack"):        # vstack under its deprecated name (numpy 2.0 warns and calls vstack)
+    define(np.row_stack, vjp=(vstack_vjp,), jvp=(vstack_jvp,))
 
 
 def dstack_vjp(g, ans, tup):
@@ -67,7 +69,10 @@ define(np.dstack, vjp=(dstack_vjp,), jvp=(dstack_jvp,))
 
 
 def column_stack_vjp(g, ans, tup):
-    return pieces_like(g, tup, [column_shape(a) for a in tup], 1)
+    pieces = pieces_like(g, tup, [column_shape(a) for a in tup], 1)
+    if isinstance(tup, (list, tuple)):
+        return pieces
+    return np.reshape(np.stack(pieces), shape_of(tup))     # one array: its rows were the pieces
 
 
 def column_stack_jvp(t, ans, tup):

@@ -43,6 +43,10 @@ nondifferentiable(
     math.isnan, math.isinf, math.isfinite, math.isclose, math.factorial, math.gcd, math.comb, math.perm,
     math.isqrt, builtins.int, builtins.bool, builtins.len,
 )
+# numpy's integer and bool scalar types called on values (np.int64(W[:, -1]) as indices): integers
+# carry no gradient, as int() does
+nondifferentiable(np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+                  np.bool_)
 if hasattr(np, "bitwise_count"):
     nondifferentiable(np.bitwise_count)
 

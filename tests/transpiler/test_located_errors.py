@@ -50,6 +50,16 @@ def checked(x):
     return x * 2.0
 
 
+def raised_after_a_try(x):
+    try:
+        y = np.sqrt(x)
+    except ValueError:
+        raise
+    if x > 1.0:
+        raise ValueError("x is too big")        # no handler watches this line
+    return y * x
+
+
 def shapes(x):
     m = np.ones((2, 3))
     return np.sum(m @ x)
@@ -69,6 +79,7 @@ ENTRIES = {
 CASES = [(too_big, 3.0, ValueError, "raise ValueError"),
          (too_big_in_loop, np.array([2.0, 3.0]), ValueError, "raise ValueError"),
          (checked, 1.0, AssertionError, "assert x < 0"),
+         (raised_after_a_try, 2.0, ValueError, 'raise ValueError("x is too big")'),
          (shapes, np.ones(4), ValueError, "m @ x")]
 
 
@@ -130,3 +141,19 @@ def test_an_expression_deeper_than_the_recursion_limit(n):
     assert_close(jvp(f, (0.3,), (1.0,))[1], want, 1e-6, 1e-8, what="forward")
     if n == 500:
         assert_close(hvp(f, 0.3, 1.0), numeric_grad(grad(f), 0.3), 1e-5, 1e-7, what="hvp")
+
+
+# Lambdas read from a file with lines above them: comments and errors name the lambda's own line.
+summed_sine = lambda x: np.sum(np.sin(x) * x)            # noqa: E731
+refused_set = lambda x: np.sum(np.array(sorted({x, 2.0})))   # noqa: E731
+
+
+def test_a_lambdas_comment_is_its_own_text():
+    assert "# grad of: np.sum(np.sin(x) * x)" in differentiate(summed_sine).source
+
+
+def test_a_refusal_inside_a_lambda_names_its_line():
+    from transpiler.core.errors import TranspileError
+    with pytest.raises(TranspileError) as e:
+        grad(refused_set)(1.0)
+    assert f":{_line_of(refused_set, 'refused_set = lambda')}" in str(e.value)

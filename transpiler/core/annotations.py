@@ -139,7 +139,7 @@ CONTEXT = {
                          "Context.ref (trimmed to the names used: generate, modes/split)",
                          "backend/codegen, generate, modes/split"),
     "by_id": Declared("id(object) -> the name Context.ref gave it", "Context.ref", "Context.ref"),
-    "handlers": Declared("the `except` handlers of the function's `try` statements (control/blocks drops them)",
+    "handlers": Declared("(handler, (first, last) line of the try body it watches) of the function's `try` statements (control/blocks drops them)",
                          "frontend/normalize", "frontend/control/blocks (guard), backend/optimize"),
     "memory_budget": Declared("bytes reverse mode may keep for checkpointed loops, or None",
                               "generate, modes/split", "modes (calls, callees)"),

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.linalg as _sl
 
 from ..forms import linear
+from ..linalg.eigen import real_for_real
 from ..registry import define, primitive
 from .structure import kept
 
@@ -72,11 +73,11 @@ def transpose_band(ab, l, u):
 
 
 def band_matvec_vjp_ab(g, ans, ab, x, l, u):
-    return band_outer(g, x, l, u)
+    return real_for_real(band_outer(g, x, l, u), ab)
 
 
 def band_matvec_vjp_x(g, ans, ab, x, l, u):
-    return band_matvec(transpose_band(ab, l, u), g, u, l)
+    return real_for_real(band_matvec(transpose_band(ab, l, u), g, u, l), x)
 
 
 def band_matvec_jvp_ab(t, ans, ab, x, l, u):
@@ -91,11 +92,11 @@ define(band_matvec, vjp=(band_matvec_vjp_ab, band_matvec_vjp_x), jvp=(band_matve
 
 
 def band_outer_vjp_p(g, ans, p, q, l, u):
-    return band_matvec(g, q, l, u)
+    return real_for_real(band_matvec(g, q, l, u), p)
 
 
 def band_outer_vjp_q(g, ans, p, q, l, u):
-    return band_matvec(transpose_band(g, l, u), p, u, l)
+    return real_for_real(band_matvec(transpose_band(g, l, u), p, u, l), q)
 
 
 def band_outer_jvp_p(t, ans, p, q, l, u):
@@ -123,12 +124,12 @@ def banded_cotangent_b(g, l_and_u, ab):
 
 def solve_banded_vjp_ab(g, ans, l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
     kept("scipy.linalg.solve_banded", overwrite_ab=overwrite_ab, overwrite_b=overwrite_b)
-    return -band_outer(banded_cotangent_b(g, l_and_u, ab), ans, l_and_u[0], l_and_u[1])
+    return real_for_real(-band_outer(banded_cotangent_b(g, l_and_u, ab), ans, l_and_u[0], l_and_u[1]), ab)
 
 
 def solve_banded_vjp_b(g, ans, l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
     kept("scipy.linalg.solve_banded", overwrite_ab=overwrite_ab, overwrite_b=overwrite_b)
-    return banded_cotangent_b(g, l_and_u, ab)
+    return real_for_real(banded_cotangent_b(g, l_and_u, ab), b)
 
 
 def solve_banded_jvp_ab(t, ans, l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):

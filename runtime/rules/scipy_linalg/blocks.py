@@ -5,6 +5,7 @@ more is refused by the transpiler and the tape as for any argument without a rul
 import numpy as np
 import scipy.linalg as _sl
 
+from ..linalg.eigen import real_for_real
 from ..registry import define, primitive
 from ..support import shape_of
 
@@ -25,7 +26,7 @@ def block_of(k, g, arrs):
     r = sum(block_shape(a)[0] for a in arrs[:k])
     c = sum(block_shape(a)[1] for a in arrs[:k])
     rows, cols = block_shape(arrs[k])
-    return np.reshape(g[r:r + rows, c:c + cols], shape_of(arrs[k]))
+    return real_for_real(np.reshape(g[r:r + rows, c:c + cols], shape_of(arrs[k])), arrs[k])
 
 
 def with_tangent(k, t, arrs):

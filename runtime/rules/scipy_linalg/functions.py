@@ -109,15 +109,15 @@ def sylvester_cotangent(g, a, b):
 
 
 def solve_sylvester_vjp_a(g, ans, a, b, q):
-    return -np.matmul(sylvester_cotangent(g, a, b), T(ans))
+    return real_for_real(-np.matmul(sylvester_cotangent(g, a, b), T(ans)), a)
 
 
 def solve_sylvester_vjp_b(g, ans, a, b, q):
-    return -np.matmul(T(ans), sylvester_cotangent(g, a, b))
+    return real_for_real(-np.matmul(T(ans), sylvester_cotangent(g, a, b)), b)
 
 
 def solve_sylvester_vjp_q(g, ans, a, b, q):
-    return sylvester_cotangent(g, a, b)
+    return real_for_real(sylvester_cotangent(g, a, b), q)
 
 
 def solve_sylvester_jvp_a(t, ans, a, b, q):

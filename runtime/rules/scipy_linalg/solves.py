@@ -7,6 +7,7 @@ import numpy as np
 import scipy.linalg as _sl
 
 from ..linalg import inverses
+from ..linalg.eigen import real_for_real
 from ..linalg.matrix import T
 from ..registry import define, primitive
 from ..support import dtype_of, shape_of
@@ -148,13 +149,13 @@ def solve_triangular_vjp_a(g, ans, a, b, trans=0, lower=False, unit_diagonal=Fal
     gm = -np.matmul(gb, T(x)) if op == "N" else -np.matmul(x, T(gb))
     if op == "C":
         gm = np.conj(gm)
-    return gm * triangle_read(shape_of(a)[-1], lower, unit_diagonal, dtype_of(gm))
+    return real_for_real(gm * triangle_read(shape_of(a)[-1], lower, unit_diagonal, dtype_of(gm)), a)
 
 
 def solve_triangular_vjp_b(g, ans, a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,
                            check_finite=True):
     kept("scipy.linalg.solve_triangular", overwrite_b=overwrite_b)
-    return triangular_cotangent_b(g, a, op_of(trans, a), lower, unit_diagonal)
+    return real_for_real(triangular_cotangent_b(g, a, op_of(trans, a), lower, unit_diagonal), b)
 
 
 def solve_triangular_jvp_a(t, ans, a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,

@@ -152,3 +152,35 @@ def test_tf_complex_dtypes():
     assert tf.complex(tf.constant(1.0, tf.float64), tf.constant(-3.0, tf.float64)).dtype == tf.complex128
     with pytest.raises(TypeError, match="two float32 or two float64"):
         tf.complex(tf.constant(1.0, tf.float32), tf.constant(1.0, tf.float64))
+
+
+@pytest.mark.parametrize("order", ["forward_over_reverse", "reverse_over_reverse"])
+def test_complex_source_hessian_of_norm_is_the_closed_form(order):
+    """A ForwardAccumulator over a tape runs JVP rules on tensors, and those mix real and complex
+    (``norm_grad``'s ``g * conj(x) / n``): TF's refusal of mixed-dtype operators once broke every
+    forward-over-reverse Hessian of a complex linalg function (InvalidArgumentError inside a rule).
+    With TF's convention the gradient of |x| is x / |x|, and its derivative along u is
+    u / |x| - x Re<x, u> / |x|^3."""
+    rng = np.random.default_rng(3)
+    x0 = rng.standard_normal(4) + 1j * rng.standard_normal(4)
+    u0 = rng.standard_normal(4) + 1j * rng.standard_normal(4)
+    x, u = tf.constant(x0), tf.constant(u0)
+    if order == "forward_over_reverse":
+        with tf.autodiff.ForwardAccumulator(x, u) as acc:
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                s = np.linalg.norm(x)
+            g = tape.gradient(s, x)
+        got = acc.jvp(g).numpy()
+    else:        # the gradient of Re<g, u>, TF's convention: the same vector
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                s = np.linalg.norm(x)
+            g = tape.gradient(s, x)
+            r = np.real(np.sum(g * np.conj(u)))
+        got = outer.gradient(r, x).numpy()
+    n = np.linalg.norm(x0)
+    want = u0 / n - x0 * np.real(np.vdot(x0, u0)) / n ** 3
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12, err_msg=order)   # complex: both parts

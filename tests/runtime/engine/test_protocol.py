@@ -72,6 +72,24 @@ def test_conversions_outside_a_tape_or_of_untracked_tensors_still_work():
             assert np.asarray(x).shape == (2,)
 
 
+def test_conversions_to_integers_lose_no_gradient_and_are_allowed():
+    """np.int64(t) / np.asarray(t, dtype=int) of a recorded tensor: an integer has no gradient (as
+    tf.cast to an integer dtype gives None), so nothing is dropped (autograd's test_cast_to_int:
+    indices computed from the parameters, W[np.int64(W[:, -1])])."""
+    x = tf.constant(np.array([0.2, 1.7, 1.2]))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        idx = np.int64(x)
+        assert idx.dtype == np.int64 and idx.tolist() == [0, 1, 1]
+        assert np.asarray(x, dtype=bool).all()
+        y = np.sum(x[np.asarray(x, dtype=np.intp)] * x)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2 * 0.2, 2 * 1.7 + 1.2, 1.7])   # x0² + x1² + x1 x2
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with pytest.raises(TypeError, match="np.stack"):
+            np.asarray(x, dtype=np.float32)          # a float copy would drop the gradient: refused
+
+
 def test_the_recorded_ways_give_the_gradients():
     assert grad(lambda v: np.sum(np.stack([v, v])) + v, 2.0)[0] == 3.0
     assert grad(lambda v: np.mean(np.stack([v, v + 2])), 2.0)[0] == 1.0

@@ -40,7 +40,8 @@ def desugar_blocks(body, namer, handlers=None):
             out.extend(_with(s, namer, handlers))
         elif isinstance(s, ast.Try):
             if handlers is not None:
-                handlers.extend(s.handlers)
+                watched = (s.body[0].lineno, max(getattr(b, "end_lineno", b.lineno) or b.lineno for b in s.body))
+                handlers.extend((h, watched) for h in s.handlers)
             if s.handlers:
                 _mark_guarded(s.body)
             out.extend(desugar_blocks(s.body + s.orelse + s.finalbody, namer, handlers))
@@ -134,17 +135,29 @@ def comprehension_loop(node, namer, result, kind):
     return [_mk(ast.Assign([_name(result, ast.Store)], start), node)] + body
 
 
-def guard(function, ctx):
+def guard(function, ctx, raised_at=None):
     """``function`` (generated code), raising a TranspileError at the user's ``except`` line when an
     exception one of the dropped handlers would have caught escapes it: the handler would run
-    here, and a gradient cannot be taken through it."""
+    here, and a gradient cannot be taken through it.  ``raised_at(exc)`` gives the user's
+    ``(file, line)`` that raised: an exception raised by the function's own lines outside a
+    ``try`` body is no handler's, and escapes as it is (from a callee's lines, it may be)."""
     import functools
 
     handlers = list(ctx.handlers)
     if not handlers:
         return function
+    parsed = ctx.parsed
+    own = (parsed.filename, parsed.node.lineno, getattr(parsed.node, "end_lineno", None) or 10**9)
 
-    def catches(handler, exc):
+    def outside(watched, exc):
+        place = raised_at(exc) if raised_at is not None else None
+        if place is None or place[0] != own[0] or not own[1] <= place[1] <= own[2]:
+            return False          # cannot tell (or a callee's line): the handler may catch it
+        return not watched[0] <= place[1] <= watched[1]
+
+    def catches(handler, watched, exc):
+        if outside(watched, exc):
+            return False
         if handler.type is None:
             return True
         types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
@@ -162,8 +175,8 @@ def guard(function, ctx):
         try:
             return function(*args, **kwargs)
         except Exception as exc:
-            for h in handlers:
-                if catches(h, exc):
+            for h, watched in handlers:
+                if catches(h, watched, exc):
                     raise ctx.error(f"{type(exc).__name__}({exc}) was raised, so this `except` handler would "
                                     "run, and adjoin cannot differentiate through a handler that fires", h,
                                     "check for the failing case before calling the gradient, or compute "

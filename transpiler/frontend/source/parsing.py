@@ -123,6 +123,41 @@ def _lambda_as_def(module, fn):
     return ast.fix_missing_locations(node)
 
 
+def _enclosing_class(fn):
+    """The name of the class whose body ``fn`` is written in (directly or in a function nested in
+    one of its methods), from its qualified name; None outside classes."""
+    parts = fn.__qualname__.split(".")[:-1]
+    while len(parts) >= 2 and parts[-1] == "<locals>":
+        parts = parts[:-2]
+    return parts[-1] if parts else None
+
+
+def _mangle_private_names(node, fn):
+    """Rename ``__x`` to ``_Class__x`` as CPython does inside a class body: the generated code is
+    compiled outside the class, where ``self.__x`` would name another attribute."""
+    owner = (_enclosing_class(fn) or "").lstrip("_")
+    if not owner:
+        return
+    compiled, codes = set(), [fn.__code__]      # the names CPython mangled (a stand-in's qualname
+    while codes:                                # may look like a class's and is not one)
+        code = codes.pop()
+        compiled.update(code.co_names + code.co_varnames + code.co_freevars + code.co_cellvars)
+        codes.extend(c for c in code.co_consts if hasattr(c, "co_names"))
+
+    def mangled(name):
+        private = name and name.startswith("__") and not name.endswith("__")
+        return f"_{owner}{name}" if private and f"_{owner}{name}" in compiled else name
+
+    for n in walk(node):
+        for field in ("id", "attr", "arg"):                 # Name, Attribute, arg and keyword
+            if isinstance(getattr(n, field, None), str):
+                setattr(n, field, mangled(getattr(n, field)))
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+            n.name = mangled(n.name)
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            n.names = [mangled(v) for v in n.names]
+
+
 def _place(module, lines, indent):
     """Number the nodes of ``module`` as in the user's file: the source had ``lines`` lines above
     it and was dedented by ``indent`` columns (``ast.increment_lineno`` and the column shift in
@@ -171,6 +206,7 @@ def parse_function(fn):
         raise TranspileError(f"cannot parse the source of {fn.__qualname__}()", filename, first, 0,
                              None, "lambdas and functions defined on one line with other code "
                              "are not supported; use a def statement") from None
+    _place(module, first - 1, indent)     # before a lambda's def is made: its nodes copy these places
     node = next((n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if fn.__name__ == "<lambda>":
         node = _lambda_as_def(module, fn)
@@ -179,9 +215,9 @@ def parse_function(fn):
                              indent, lines[0] if lines else None,
                              "write the function with def (a lambda is read when it is the only "
                              "lambda with its parameters on its lines)")
-    _place(module, first - 1, indent)
     node.decorator_list = []
     node.returns = None
+    _mangle_private_names(node, fn)
     parsed = Parsed(fn, node, filename, {first + i: text for i, text in enumerate(lines)})
     if isinstance(node, ast.AsyncFunctionDef):
         raise parsed.error("async functions cannot be differentiated", node,

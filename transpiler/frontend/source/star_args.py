@@ -6,6 +6,7 @@ calls.py specialises a callee when a differentiable value lands in its ``*args``
 
 import ast
 import inspect
+from ...core.once import once
 
 __all__ = ["Specialised", "specialised"]
 
@@ -99,8 +100,8 @@ class Specialised:
 
 _SPECIALISED = {}
 
+
 def specialised(fn, nvar, keys):
-    key = (fn, nvar, keys)
-    if key not in _SPECIALISED:
-        _SPECIALISED[key] = Specialised(fn, nvar, keys)
-    return _SPECIALISED[key]
+    """The one ``Specialised`` of ``fn`` for these star arguments, made by one thread: two threads
+    each making one would leave a transformer whose function (held weakly) dies with the dropped one."""
+    return once(_SPECIALISED, (fn, nvar, keys), lambda: Specialised(fn, nvar, keys))

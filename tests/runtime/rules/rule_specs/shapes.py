@@ -134,6 +134,8 @@ def joined(fn, promote):
 joined(np.concatenate, lambda nd: 0)
 joined(np.hstack, lambda nd: 0 if nd == 1 else 1)
 joined(np.vstack, lambda nd: 0)
+if hasattr(np, "row_stack"):
+    joined(np.row_stack, lambda nd: 0)
 
 
 def same_or_along(fn, low_ndims, axis):
@@ -155,6 +157,12 @@ def same_or_along(fn, low_ndims, axis):
 
 same_or_along(np.dstack, (1, 2), 2)
 same_or_along(np.column_stack, (1, 1), 1)
+
+
+@spec(np.column_stack, label="column_stack of one array",
+      why="np.column_stack(a) reads a's rows as its arrays (autograd's test_column_stack_1d)")
+def _column_stack_array(draw, rng):
+    return [values(rng, shape(draw, min_dims=1, max_dims=2))], {}
 
 
 @spec(np.stack, second=False, why="sequence arguments: first order only")

@@ -100,6 +100,27 @@ MODEL = MLP()
 W1, W2 = MODEL.hidden.w.copy(), MODEL.out.w.copy()
 
 
+class _Private:
+    """Private names (``self.__w``, ``self.__helper``) are mangled inside the class body."""
+
+    def __init__(self, w):
+        self.__w = w
+
+    def __helper(self, x):
+        return np.tanh(x * self.__w)
+
+    def loss(self, x):
+        return np.sum(self.__helper(x) * x)
+
+    def nested(self, x):
+        def inner(t):
+            return np.sin(t) * self.__w
+        return np.sum(inner(x) ** 2)
+
+
+PRIVATE = _Private(1.7)
+
+
 # --- functions over module-level objects (numeric arguments only) ---------------------------
 def uses_method(x):
     return np.sum(SCALER.apply(x) * x)
@@ -136,6 +157,8 @@ CASES = [
     (SCALER.loss, (V,), 0),                  # a bound method: wrt counts the visible parameters
     (MODEL.__call__, (X,), 0),
     (MODEL.loss, (X, W1, W2), (1, 2)),
+    (PRIVATE.loss, (V,), 0),
+    (PRIVATE.nested, (V,), 0),
 ]
 IDS = [getattr(c[0], "__qualname__", c[0].__name__) for c in CASES]
 
