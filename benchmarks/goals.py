@@ -6,6 +6,10 @@ JAX and PyTorch are not installed there).
 
     python benchmarks/goals.py            # the whole table (about a minute)
     python benchmarks/goals.py --quick    # fewer repetitions, no n = 16,000 row
+    python benchmarks/goals.py --no-peers # without the peers' subprocesses
+
+Issue 26's rows (tape_goals.py) are medians of per-round ratios, the peers (PyTorch, JAX,
+TensorFlow) measured in the same run from their side venvs (peers_tape.py in a subprocess).
 
 Each row comes from the benchmark script named in the table, which prints the details.
 """
@@ -48,7 +52,7 @@ def jit_row():
              f"first call {cpu:.2f} s CPU, {first:.2f} s wall")]
 
 
-def main(quick=False):
+def main(quick=False, no_peers=False):
     rows = []
     times, saved = scalar_loop.measure()
     scalar, memory = scalar_loop.goal_rows(times, saved)
@@ -65,21 +69,30 @@ def main(quick=False):
     sizes = indexed_loop.SIZES[:1] if quick else indexed_loop.SIZES
     rows += indexed_loop.goal_rows({n: indexed_loop.measure(n) for n in sizes})
     rows += import_time.goal_rows(5 if quick else 9)
+    # issue 26: medians of per-round ratios (tape_goals.py); the peers from their side venvs
+    import tape_goals
+    rounds = 7 if quick else 15
+    tape, trans = tape_goals.tape_rows(rounds), tape_goals.transpiler_rows(rounds)
+    peers = {} if no_peers else tape_goals.peer_rows()
+    rows += tape_goals.goal_rows(tape, trans, peers)
+    failed = {lib: p["error"] for lib, p in peers.items() if "error" in p}
 
-    print(f"Issue 15 goals (numpy {np.__version__}, BLAS threads: {blas_threads()}, "
+    print(f"Issue 15 and 26 goals (numpy {np.__version__}, BLAS threads: {blas_threads()}, "
           f"malloc thresholds {'pinned' if PINNED else 'NOT pinned'}, best of interleaved repetitions)")
     width = max(len(r[0]) for r in rows)
     print(f"{'workload':{width}s}  {'issue':>7s}  {'now':>9s}  {'goal':>9s}  holds  peers")
     held = 0
     for name, today, now, goal, unit, peers in rows:
-        fmt = {"x": "{:.2f}x", "B": "{:.0f} B", "ms": "{:.2f} ms"}[unit]
+        fmt = {"x": "{:.2f}x", "B": "{:.0f} B", "ms": "{:.2f} ms", "us": "{:.2f} us"}[unit]
         shown = "-" if now is None else fmt.format(now)
         ok = now is not None and now <= goal
         held += ok
         print(f"{name:{width}s}  {today:>7s}  {shown:>9s}  {'<= ' + fmt.format(goal):>9s}  "
               f"{'yes' if ok else 'no':5s}  {peers}")
     print(f"{held} of {len(rows)} goals hold")
+    if failed:
+        print(f"peers that failed: {failed}")
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv)
+    main(quick="--quick" in sys.argv, no_peers="--no-peers" in sys.argv)

@@ -47,7 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-__all__ = ["interleaved", "peak_bytes", "blas_threads", "pin_malloc"]
+__all__ = ["interleaved", "paired", "peak_bytes", "blas_threads", "pin_malloc"]
 
 
 def blas_threads():
@@ -118,3 +118,35 @@ def peak_bytes(fn):
     finally:
         tracemalloc.stop()
     return peak
+
+
+def paired(variants, rounds=15, block=2e-3, clock=time.process_time):
+    """``(median seconds per call of each variant, [median over rounds of variant_k / the last
+    variant, for each k but the last])``: the last variant is the reference.  Each round runs
+    every variant for one block of calls (about ``block`` seconds, sized on a warm-up call),
+    back to back, garbage collector paused; the ratio is taken within the round, so a slow
+    spell of the machine lands on both sides of it (absolute times: ``interleaved``'s best)."""
+    import statistics
+    counts = []
+    for fn in variants:
+        fn()
+        t = time.perf_counter()
+        fn()
+        counts.append(max(1, min(10000, int(block / max(time.perf_counter() - t, 1e-7)))))
+    per = [[] for _ in variants]
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for k, fn in enumerate(variants):
+                n = counts[k]
+                t = clock()
+                for _ in range(n):
+                    fn()
+                per[k].append((clock() - t) / n)
+    finally:
+        if was:
+            gc.enable()
+    ratios = [statistics.median(a / b for a, b in zip(per[k], per[-1])) for k in range(len(variants) - 1)]
+    return [statistics.median(p) for p in per], ratios

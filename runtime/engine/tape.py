@@ -262,33 +262,40 @@ class GradientTape:
                     seed = seed._value
                 _accumulate(grads, id(t), seed)
 
+        get, pop = grads.get, grads.pop
         for rule, args, vals, kwargs, out in reversed(nodes):
             oid = id(out)
             if oid not in relevant:
                 continue
-            g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
+            g = get(oid) if oid in source_ids else pop(oid, None)
             if g is None:
                 continue
             if type(g) is IndexedSlices:
                 g = _to_dense(g)
-            call_args = args if higher else vals
-            ans = out if higher else out._value
+            if higher:
+                call_args, ans = args, out
+            else:
+                call_args, ans = vals, out._value
             if rule is _GATHER_RULE and _sparse_gather(grads, g, args, vals, kwargs, source_ids):
                 continue
             vjps = rule.vjps
+            nv = len(vjps)
             for i, a in enumerate(args):
                 # _needs_grad, rule.vjp and _distribute inlined for a tensor argument (the hot path)
-                if id(a) in relevant:
-                    if a._value.dtype.kind not in "fc" or i >= len(vjps) or vjps[i] is None:
+                ia = id(a)
+                if ia in relevant:
+                    if i >= nv:
                         continue
                     vjp = vjps[i]
+                    if vjp is None or a._value.dtype.kind not in "fc":
+                        continue
                     if higher:
                         contrib = _recorded_rule(vjp, g, ans, call_args, kwargs)
                     else:
                         contrib = vjp(g, ans, *call_args, **kwargs) if kwargs else vjp(g, ans, *call_args)
                     if contrib is not None:
-                        prev = grads.get(id(a))
-                        grads[id(a)] = contrib if prev is None else prev + contrib
+                        prev = get(ia)
+                        grads[ia] = contrib if prev is None else prev + contrib
                 elif (type(a) is list or type(a) is tuple) and _any_in(a, relevant):
                     vjp = rule.vjp(i)
                     if vjp is None:

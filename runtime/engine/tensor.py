@@ -99,7 +99,7 @@ def _binary(fn, x, y):
     ty = type(y)
     if ty is Tensor or isinstance(y, _TensorBase):
         xd, yd = x._value.dtype, y._value.dtype
-        if xd != yd and not _state.in_rules:   # rules mix real and complex as numpy does
+        if xd is not yd and xd != yd and not _state.in_rules:   # rules mix real and complex as numpy does
             op, xn, yn = _OP_NAMES.get(fn, registry._name_of(fn)), as_dtype(xd).name, as_dtype(yd).name
             e = errors.InvalidArgumentError(
                 f"cannot compute {op} as input #1(zero-based) was expected to be a {xn} tensor but is a "

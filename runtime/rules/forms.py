@@ -28,6 +28,9 @@ decorated function unchanged::
     scalar(math.sin, d_sin)               # math.* from the np.* derivative, with math's functions
     # makes (in the calling module)  sin_vjp(g, ans, x): return g * math.cos(x)  ...
 
+    namesake(scipy.special.gammaln, special.d_lgamma, "gammaln")   # another library's namesake:
+    # makes (in the calling module)  gammaln_vjp(g, ans, x): return g * digamma(x)   (scipy's digamma)
+
 A derivative function takes ``ans`` (the primitive's result) and the primitive's parameters and
 may assign temporaries before its ``return``.  Products with the cotangent are written the way
 one would write them by hand (``g * -np.sin(x)`` as ``-g * np.sin(x)``, ``g * (1.0 / c)`` as
@@ -53,7 +56,7 @@ import textwrap
 from .registry import define
 from .support import broadcast_like, shape_of, unbroadcast
 
-__all__ = ["elementwise", "symmetric", "jvp_like", "linear", "transposes", "reshaping", "scalar"]
+__all__ = ["elementwise", "namesake", "symmetric", "jvp_like", "linear", "transposes", "reshaping", "scalar"]
 
 
 def elementwise(fns, name=None, broadcasting=None):
@@ -80,6 +83,27 @@ def scalar(fns, derivative=None, name=None):
             return d
         return make
     _scalar(fns, derivative, name, sys._getframe(1).f_globals)
+    return derivative
+
+
+def namesake(fns, derivative, name=None, broadcasting=None):
+    """Register ``fns``' rules made, as ``elementwise`` makes them, from ``derivative`` -- the
+    derivative of another family's function of the same name -- in the calling module, where the
+    functions it calls are this family's namesakes (``scipy.special.digamma`` for adjoin's own
+    ``digamma``): one statement of the derivative, each library's own functions in its code."""
+    module = sys._getframe(1).f_globals
+
+    def write():
+        node = _function_node(derivative)
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id in derivative.__globals__ and \
+                    n.id not in module and not hasattr(builtins, n.id):
+                raise ValueError(f"{derivative.__name__} reads {n.id}, which {module['__name__']} does not bind")
+        return _partials(derivative, node, name, broadcasting)
+
+    key = f"namesake {derivative.__module__}.{derivative.__qualname__} {name} {broadcasting}"
+    layout, made = _made(module, key, derivative, write)
+    define(fns, vjp=_laid_out(layout["vjp"], made), jvp=_laid_out(layout["jvp"], made))
     return derivative
 
 

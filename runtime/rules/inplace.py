@@ -98,3 +98,4 @@ def set_at(x, idx, v, _getrefcount=sys.getrefcount, _ndarray=np.ndarray):
 
 define(set_at, vjp=(setitem_vjp_x, None, setitem_vjp_v), jvp=(setitem_jvp_x, None, setitem_jvp_v))
 set_at.linear_in = (0, 2)
+add_at.linear_in = (0, 1)          # the tangent of add_at(out, g, x, i) is add_at(dout, dg, x, i): O(1) per read

@@ -19,7 +19,7 @@ from scipy.special import (beta, betainc, betaincinv, betaln, digamma, entr, erf
                            rgamma, stdtr, stdtrit, xlog1py, xlogy, y0, y1, yn, yv)
 
 from . import activations, special
-from .forms import elementwise, symmetric
+from .forms import elementwise, namesake, symmetric
 from .refused import refuse
 from .registry import define, nondifferentiable, primitive
 from .support import expand_reduced, shape_of, unbroadcast
@@ -69,12 +69,8 @@ def log_softmax(x, axis=None):
 
 # --- gamma and its relatives -------------------------------------------------------------------------
 
-@elementwise(gammaln)
-def d_gammaln(ans, x):
-    return digamma(x)
-
-
-elementwise(loggamma, name="loggamma")(d_gammaln)       # (the principal branch of log gamma, complex too)
+namesake(gammaln, special.d_lgamma, "gammaln")
+namesake(loggamma, special.d_lgamma, "loggamma")     # (the principal branch of log gamma, complex too)
 
 
 @elementwise(gamma)
@@ -87,14 +83,8 @@ def d_rgamma(ans, x):
     return -ans * digamma(x)
 
 
-@elementwise(digamma)
-def d_digamma(ans, x):
-    return polygamma(1, x)
-
-
-@elementwise((_sc.polygamma, polygamma))
-def d_polygamma(ans, n, x):
-    return None, polygamma(n + 1, x)
+namesake(digamma, special.d_digamma, "digamma")
+namesake((_sc.polygamma, polygamma), special.d_polygamma, "polygamma", broadcasting=True)
 
 
 @elementwise((_sc.multigammaln, multigammaln), broadcasting=False)
@@ -198,9 +188,7 @@ def d_kl_div(ans, x, y):
 _ORDER = "the derivative of a Bessel function with respect to its order has no closed form"
 
 
-@elementwise(i0)
-def d_i0(ans, x):
-    return i1(x)
+namesake(i0, special.d_i0, "i0")
 
 
 @elementwise(i1)

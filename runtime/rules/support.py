@@ -17,18 +17,26 @@ def shape_of(x):
     return np.shape(x) if s is None else tuple(s)
 
 
+_float64, _ndarray = np.float64, np.ndarray
+
+
 def unbroadcast(g, x):
     """Sum ``g`` over the axes along which ``x`` was broadcast, so the result has x's shape.
 
     A real ``x`` gets the real part of a complex ``g`` (see ``complexes``: real parameters
     get real gradients).
     """
-    if type(g) is np.ndarray and g.dtype.kind != "c":   # the tape's hot path: real arrays
+    gc = g.__class__
+    if gc is _ndarray and g.dtype.kind != "c":   # the tape's hot path: real arrays
         xshape = getattr(x, "shape", None)
-        if g.shape == xshape:
+        if g.shape == xshape or (x.__class__ is float and not g.shape):     # (a 0-d seed onto a Python float)
             return g
-        if type(x) is np.ndarray and x.dtype.kind != "O":
+        if x.__class__ is _ndarray and x.dtype.kind != "O":
             return _sum_to(g, g.shape, xshape)
+    elif gc is _float64 or gc is float:
+        xc = x.__class__
+        if xc is _float64 or xc is float:
+            return g                 # a loop's real scalars (hvp through indexed reads): nothing to sum
     if _complex_onto_real(g, x):
         g = np.real(g)
     gshape = getattr(g, "shape", None)
@@ -93,6 +101,9 @@ def _is_complex(v):
 
 def broadcast_like(t, ans):
     """Broadcast a tangent ``t`` to the shape of ``ans`` (for JVPs of broadcasting ops)."""
+    tc, ac = t.__class__, ans.__class__
+    if (tc is _float64 or tc is float) and (ac is _float64 or ac is float):
+        return t
     if _adds_by_slot(ans):
         return t        # (see unbroadcast)
     if isinstance(t, (dict, list, tuple)) or isinstance(ans, (dict, list, tuple)):

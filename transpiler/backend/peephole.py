@@ -6,7 +6,9 @@
 * two ``b = add_at(b, g, x, i)`` for the same ``x[i]`` become one, adding the two ``g``.
 * in a loop, ``b = setitem(a, i, v)`` with the back edge ``a = b`` becomes ``a = setitem(a, i, v)``,
   and every ``a = setitem(a, i, v)`` becomes ``a = set_at(a, i, v)``: written in place when no
-  other name holds the array (runtime/rules/inplace.py), instead of a copy per write.
+  other name holds the array (runtime/rules/inplace.py), instead of a copy per write.  The same
+  for ``b = add_at(a, g, x, i)`` with ``a = b`` (the tangent of an adjoint loop's reads, in
+  ``hvp``): ``add_at`` then adds in place, O(1) per read instead of a copy of the array.
 * ``a + -y * c`` becomes ``a - y * c``, and ``t = -y`` read once as ``a + c * t`` becomes
   ``a - c * y`` (as ``2.0 * t``, ``-2.0 * y``): negation is exact in floating point, so the
   result is bit for bit the same, without the temporary (an allocation per element array, a
@@ -175,16 +177,32 @@ def _merge_add_at(block, is_add_at):
     return merged
 
 
-def _coalesce_writes(fn, loops, is_setitem):
-    """In a loop body ``b = setitem(a, i, v)`` ... ``a = b`` (the back edge) becomes
-    ``a = setitem(a, i, v)``: the array is then held by one name only, so ``set_at`` can write
-    it in place.  Only when ``b`` is assigned nowhere else and read only in this body after its
-    definition, and ``a`` is not read there after it."""
+def _coalesce_writes(fn, loops, is_write):
+    """In a loop body ``b = setitem(a, i, v)`` (or ``add_at(a, g, x, i)``) ... ``a = b`` (the back
+    edge) becomes ``a = setitem(a, i, v)``: the array is then held by one name only, so
+    ``set_at`` (``add_at``) can write it in place.  A chain of writes ``c = add_at(a, ...)``,
+    ``b = add_at(c, ...)``, ``a = b`` (two reads ``x[i + 1] - x[i]``) becomes writes to ``a``.
+    Only when ``b`` (and each link) is assigned nowhere else, a link is read only by the next
+    write, ``b`` only in this body after its definition, and ``a`` not there after the first."""
     stores = {}
     for n in walk(fn):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             stores[n.id] = stores.get(n.id, 0) + 1
     loads_total = _loads(fn)
+
+    def write_of(body, name, before):
+        """The index of ``name = <write>(...)`` in ``body[:before]``, if that is its only binding."""
+        if stores.get(name) != 1:
+            return None
+        at = next((j for j, s in enumerate(body[:before]) if isinstance(s, ast.Assign)
+                   and _name(s.targets[0], ast.Store) and s.targets[0].id == name), None)
+        if at is None:
+            return None
+        v = body[at].value
+        if isinstance(v, ast.Call) and is_write(v.func) and v.args and _name(v.args[0]):
+            return at
+        return None
+
     for loop in loops:
         body = loop.body
         k = len(body)
@@ -192,28 +210,33 @@ def _coalesce_writes(fn, loops, is_setitem):
             k -= 1
         for tail in list(body[k:]):
             a, b = _copy(tail)
-            if stores.get(b) != 1:
+            chain = []
+            at, name = k, b
+            while True:
+                at = write_of(body, name, at)
+                if at is None or (chain and loads_total.get(name, 0) != 1):
+                    chain = None
+                    break
+                chain.append(body[at])
+                name = body[at].value.args[0].id
+                if name == a:
+                    break
+            if not chain:
                 continue
-            at = next((j for j, s in enumerate(body[:k]) if isinstance(s, ast.Assign)
-                       and _name(s.targets[0], ast.Store) and s.targets[0].id == b), None)
-            if at is None:
-                continue
-            d = body[at]
-            if not (isinstance(d.value, ast.Call) and is_setitem(d.value.func) and d.value.args
-                    and _name(d.value.args[0]) and d.value.args[0].id == a):
-                continue
-            later = [s for s in body[at + 1:] if s is not tail]
+            first = body.index(chain[-1])
+            later = [s for s in body[first + 1:] if s is not tail]
             inside = sum(_loads(s).get(b, 0) for s in later)
             if inside != loads_total.get(b, 0) - 1 or any(_loads(s).get(a, 0) for s in later) \
                     or (isinstance(loop, ast.While) and _loads(loop.test).get(b, 0)):
                 continue
-            d.targets[0].id = a
+            for d in chain:
+                d.targets[0].id = a
+                d.value.args[0].id = a
             for s in later:
                 for n in walk(s):
                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == b:
                         n.id = a
-            body.remove(tail)
-            k -= 1
+            body.remove(tail)         # (after body[:k]: k still ends the statements before the copies)
 
 
 def _self_write(node, is_setitem):
@@ -269,18 +292,22 @@ def writes_in_place(fn, resolve, ref):
     name)`` gives an expression for an object in the generated code."""
     def is_setitem(func):
         return resolve(func) is setitem
+
+    def is_write(func):
+        f = resolve(func)
+        return f is setitem or f is add_at
     loops, writes = [], []
     for n in statements(fn):
         if isinstance(n, (ast.For, ast.While)):
             loops.append(n)
-        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and len(n.value.args) == 3:
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and len(n.value.args) in (3, 4):
             writes.append(n)
-    writes = [n for n in writes if is_setitem(n.value.func)]
+    writes = [n for n in writes if is_write(n.value.func)]
     if not writes:
         return fn
     if loops:
-        _coalesce_writes(fn, loops, is_setitem)
+        _coalesce_writes(fn, loops, is_write)
     for n in writes:
-        if _self_write(n, is_setitem):
+        if len(n.value.args) == 3 and _self_write(n, is_setitem):
             n.value.func = ast.copy_location(ref(set_at, "set_at"), n.value.func)
     return fn

@@ -50,6 +50,17 @@ def test_transposes_and_linear():
     assert _source(lookup(np.real).jvp(0)) == "def real_jvp(t, ans, val):\n    return np.real(t)\n"
 
 
+def test_a_namesake_reads_its_own_librarys_functions():
+    sc = pytest.importorskip("scipy.special")
+    from runtime.rules import special
+    rule = lookup(sc.gammaln).vjp(0)
+    assert _source(rule) == "def gammaln_vjp(g, ans, x):\n    return g * digamma(x)\n"
+    assert rule.__globals__["digamma"] is sc.digamma            # scipy's, not adjoin's own digamma
+    assert lookup(special.lgamma).vjp(0).__globals__["digamma"] is special.digamma
+    with pytest.raises(ValueError, match="does not bind"):
+        forms.namesake(_plain, special.d_lgamma, "plain")      # this module has no `digamma`
+
+
 def test_a_derivative_function_is_checked():
     with pytest.raises(TypeError, match=r"takes \(ans, <the primitive's parameters>\)"):
         @forms.elementwise(_plain)
