@@ -51,7 +51,8 @@ def numeric_jvp(f, args, tangents, eps=EPS):
 
 def assert_close(actual, expected, rtol=1e-5, atol=1e-6, what=""):
     """Compare arrays (shapes must match exactly) with a message naming ``what``."""
-    actual = np.asarray(actual, dtype=np.float64)
-    expected = np.asarray(expected, dtype=np.float64)
+    kind = np.complex128 if np.iscomplexobj(actual) or np.iscomplexobj(expected) else np.float64
+    actual = np.asarray(actual, dtype=kind)       # complex values compare both parts (a float64
+    expected = np.asarray(expected, dtype=kind)   # cast dropped the imaginary part, unchecked)
     assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != expected {expected.shape}"
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, err_msg=what)

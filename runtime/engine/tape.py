@@ -699,22 +699,29 @@ def _as_gradient(g, source, flush=True):
 def _flush_gradients(tensors):
     """flush_subnormals on new gradient tensors (made by ``_as_gradient(..., flush=False)``).
 
-    Several float arrays of one dtype (a model's weights) get one test for all of them: numpy's
-    per-call cost, not the arrays' size, dominates the test, so this is cheaper than one each.
+    Several small float arrays of one dtype (a model's biases) get one test for all of them:
+    numpy's per-call cost, not the arrays' size, dominates their test, so this is cheaper than
+    one each.  A large one (a weight matrix) is tested on its own: copying it into the joint
+    array would cost more than the call it saves.
     """
     if len(tensors) > 1:
-        values = []
+        small = []
         dt = getattr(tensors[0]._value, "dtype", None)
         for t in tensors:
             v = t._value
             if type(v) is not np.ndarray or v.dtype != dt:
                 break
-            values.append(v)
+            if v.size <= _JOINT_TEST:
+                small.append(t)
         else:
-            if dt.kind == "f" and subnormals(np.concatenate(values, axis=None)) is None:
-                return
+            if dt.kind == "f" and (not small or subnormals(np.concatenate([t._value for t in small], axis=None)) is None):
+                tensors = [t for t in tensors if t._value.size > _JOINT_TEST]
     for t in tensors:
         t._value = flush_subnormals(t._value)
+
+
+_JOINT_TEST = 4096
+"""Gradients up to this size share one subnormal test (``_flush_gradients``)."""
 
 
 class _StopRecording:

@@ -25,12 +25,14 @@ OPTIONAL = {
     "np.linalg.matmul": "numpy 2.0+", "np.linalg.outer": "numpy 2.0+",
     "np.linalg.vecdot": "numpy 2.0+", "np.linalg.matrix_transpose": "numpy 2.0+", "np.linalg.cross": "numpy 2.0+",
     "math.sumprod": "Python 3.12+", "math.fma": "Python 3.13+",
+    "np.row_stack": "numpy before 2.5",
 }
-"""Primitives whose rules exist only where Python or numpy has the function (name -> requirement);
+"""Primitives whose rules exist only where Python or numpy has the function (name -> requirement:
+numpy 2.5 removed np.row_stack);
 their family module is found in the registry where it is present."""
 
 OPTIONAL_FAMILY = {"math.cbrt": "pyspecial", "math.exp2": "pyspecial", "math.sumprod": "pyspecial",
-                   "math.fma": "pyspecial", "np.trapezoid": "statistics"}
+                   "math.fma": "pyspecial", "np.trapezoid": "statistics", "np.row_stack": "joining"}
 
 INTERNAL = ("support", "adjoint_helpers", "containers", "tuples")
 """Families of the helpers generated gradients call (listed last)."""

@@ -126,7 +126,8 @@ def check(spec, args, kwargs, rng):
         t = rng.standard_normal(np.shape(xs[pos]))
         tangents = tuple(t if j == pos else np.zeros_like(x) for j, x in enumerate(xs))
         _, dt = jvp(probe, tuple(xs), tangents)
-        assert_close(dt, np.sum(want * t), what=f"forward {what}")
+        # (a complex output makes the probe complex: finite differences above read its real part)
+        assert_close(np.real(dt), np.sum(want * t), what=f"forward {what}")
         if not spec.second or k in sequence:
             continue
         u = rng.standard_normal(np.shape(xs[pos]))
