@@ -11,7 +11,7 @@ import copy
 
 from ...core import annotations as anno
 from ...core.errors import Unresolved
-from ..calls import nested
+from ..calls import links, nested
 from ..objects import instances
 from ..containers import writes
 from .jumps import _assign, _mk
@@ -55,10 +55,10 @@ class Loops:
                     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
                     out |= writes.mutated_names(body) - nested.own_names(node)
                     out |= nested.nonlocal_names(node)
-                    changed, _, augmented = nested.changed_parameters(node)
-                    out |= nested.arguments_given(node, n, changed | set(augmented))
+                    changed, _, augmented = links.changed_parameters(node)
+                    out |= links.arguments_given(node, n, changed | set(augmented))
                 elif isinstance(n.func, (ast.Name, ast.Attribute)) and self.static(n.func):
-                    out |= nested.arguments_changed(self, n)
+                    out |= links.arguments_changed(self, n)
         return out
 
     def loaded_outside(self, loop):
