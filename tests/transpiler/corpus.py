@@ -15,7 +15,8 @@ MODULES = ("test_functions", "frontend.control.test_control_flow", "frontend.con
            # the Python real programs are written in (issue 23 section 2)
            "frontend.calls.test_scopes", "frontend.calls.test_keyword_arguments", "frontend.control.test_generators",
            "frontend.control.test_iteration", "frontend.containers.test_list_methods",
-           "frontend.objects.test_objects_as_values")
+           "frontend.objects.test_objects_as_values", "frontend.calls.test_argument_writes",
+           "frontend.calls.test_function_values")
 LISTS = ("CASES", "SCALAR_CASES")
 
 

@@ -50,7 +50,6 @@ def one_arg(x):
 @pytest.mark.parametrize("fn,words", [
     (calls_user, "the generator made by gen_helper(...) is used here"),
     (no_rule, "np.linalg.cond"),
-    (alias_mutation, "in place"),
     (no_return, "no return statement"),
     (lambda_inside, "this lambda cannot be differentiated here"),
     (method_no_rule, ".byteswap()"),
@@ -167,3 +166,14 @@ def set_of_plain_numbers(x):
 
 def test_a_set_of_plain_numbers_still_works():
     assert differentiate(set_of_plain_numbers).grad(0.5) == 3.0
+
+
+def test_alias_then_augmented_array_is_refused_when_it_runs():
+    """`y = x; y += 1.0` changes the caller's array in Python: refused at the user's line when the gradient
+    runs on an array; on a float `+=` makes a new value, and the gradient is exact."""
+    with pytest.raises(TranspileError, match="in place") as info:
+        grad(alias_mutation)(np.array([0.5, 2.0]))
+    err = info.value
+    assert err.filename.endswith("test_errors.py") and err.lineno == alias_mutation.__code__.co_firstlineno + 2
+    assert "^" in str(err) and err.hint
+    assert abs(grad(alias_mutation)(0.5) - (2 * 0.5 + 1.0)) < 1e-12

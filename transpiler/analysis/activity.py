@@ -137,6 +137,14 @@ def describe(value):
         return Op("nondiff", value, CMPOPS[type(value.ops[0])], None, [value.left, value.comparators[0]])
     if isinstance(value, ast.Call) and anno.get(value, "stack_pop"):
         return Op("pop", value, args=[ast.Name(anno.get(value, "stack_pop"), ast.Load())])   # see stacks.py
+    if isinstance(value, ast.Call) and any(isinstance(a, ast.Starred) for a in value.args):
+        # `rs.randn(*x.shape)`: the items of a starred value have no place among the rule's parameters;
+        # a call that needs no derivative passes them as they are, any other is refused if they carry one
+        fn = anno.get(value, "prim")
+        args = [a.value if isinstance(a, ast.Starred) else a for a in value.args]
+        rule = registry.lookup(fn) if fn is not None else None
+        plain = fn in _NONDIFF_OPS or fn in _NONDIFF_CALLS or rule is not None and not rule.differentiable
+        return Op("nondiff" if plain else "unknown", value, fn, rule, args, {k.arg: k.value for k in value.keywords})
     if isinstance(value, ast.Call):
         fn = anno.get(value, "prim")
         kwargs = {k.arg: k.value for k in value.keywords}

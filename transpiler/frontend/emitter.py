@@ -32,6 +32,9 @@ _VIEWS |= {getattr(np, n) for n in ("matrix_transpose", "permute_dims", "unstack
 _COPIES = {np.array} | ({np.astype} if hasattr(np, "astype") else set())
 
 
+_NEW_ATTRS = {"shape", "ndim", "dtype", "size", "itemsize", "nbytes"}     # an array's own new values, not views
+
+
 def _view_base(value):
     """The local name whose array ``value`` may share (a copy, slice or view), else None."""
     if isinstance(value, ast.Name) and not anno.get(value, "static", False) and not anno.get(value, "fresh", False):
@@ -47,7 +50,7 @@ def _view_base(value):
     if isinstance(value, ast.Call) and anno.get(value, "method") and isinstance(value.func, ast.Attribute) \
             and isinstance(value.func.value, ast.Name):
         return value.func.value.id   # x.view(), x.getfield(...): any method may return a view or x itself
-    if anno.get(value, "attr") and isinstance(value.value, ast.Name):
+    if anno.get(value, "attr") and isinstance(value.value, ast.Name) and value.attr not in _NEW_ATTRS:
         return value.value.id        # x.real, x.imag, x.flat, o.items: a view, or an object o holds
     if isinstance(value, ast.Call) and value.args is not None:
         for a in checks.returned_arguments(anno.get(value, "prim"), value.args, value.keywords):
@@ -233,6 +236,10 @@ class Emitter:
         object made in the function (objects/instances.py) is refused there, at ``node``."""
         if instances.is_object(value):
             raise instances.escape_error(self, node, value)
+        from .calls.nested import is_function_value      # (nested imports this module's users)
+        if is_function_value(value):
+            raise self.error("a function made by a call is used here as a value", node,
+                             "call it, or bind it to a name and call that")
         return value
 
     def atom(self, node):

@@ -64,6 +64,8 @@ class Statements:
             raise self.error(msg, s, hint)
         if isinstance(s, ast.Pass):
             return
+        if writes.inner_write(self, s):         # grid[1].append(v), grid[i][j] = v on a list built here
+            return
         if isinstance(s, ast.Return):
             if s.value is None:
                 raise self.error("the function returns None", s, "return the value to differentiate")
@@ -100,12 +102,14 @@ class Statements:
                                  "keep the value in a local variable")
             current = self.version.get(s.target.id)
             if current in self.shared or current in self.read_into:
-                raise self.error(f"`{s.target.id} {_OPS.get(type(s.op), '?')}= ...` would change in place an "
-                                 f"array that another name also refers to (a copy, view or slice), and "
-                                 "adjoin treats it as a new value", s,
-                                 f"write `{s.target.id} = {s.target.id} {_OPS.get(type(s.op), '?')} ...` "
-                                 "(or take a .copy() first) so both meanings agree")
-            if current is not None:     # kept only where x may be an argument's object (effects/pruning.py)
+                # exact for a number or tuple (`y = x; y += v` rebinds y alone); an array or list another
+                # name also holds would change in place: refused when the code runs, at this line
+                checks.in_place_guard(self, ast.Name(current, ast.Load()), s.op, s, prunable=False,
+                                      why="another name here also holds it (a copy, view, slice or item), which "
+                                      "would change too")
+            elif current is not None and s.target.id in nested.linked_now(self):
+                pass                     # a callee's parameter linked to the caller's variable (calls/nested.py)
+            elif current is not None:     # kept only where x may be an argument's object (effects/pruning.py)
                 checks.in_place_guard(self, ast.Name(current, ast.Load()), s.op, s,
                                        why=f"`{s.target.id}` may be an argument (whose caller would see the "
                                        "change) or an object reached from elsewhere")
@@ -135,6 +139,8 @@ class Statements:
         test = self.atom_name(self.atom(s.test), s.test)
         body, vb = self.sub_block(s.body)
         orelse, vo = self.sub_block(s.orelse)
+        for user in sorted(set(vb) & set(vo)):
+            instances.merge_branches(self, user, vb, vo)      # `b = Box(2 * x)` in one branch
         for user in sorted(set(vb) | set(vo)):
             if vb.get(user) == vo.get(user):
                 if user in vb:
@@ -191,6 +197,10 @@ class Statements:
         self.bind_atom(target, self.expr(value_node))
 
     def bind_atom(self, target, atom):
+        if isinstance(target, ast.Name) and nested.is_function_value(atom):
+            self.version.pop(target.id, None)
+            self.local_fns[target.id] = atom     # a function a call handed out: inlined where it is called
+            return
         if isinstance(target, ast.Name) and instances.is_object(atom):
             self.version[target.id] = atom       # another name for the object (or list of them) made here
             getattr(self, "local_fns", {}).pop(target.id, None)

@@ -76,6 +76,11 @@ class StatementAdjoints:
         node = op.node
         if isinstance(node, ast.Set) or isinstance(node, ast.Call) and op.fn in (set, frozenset):
             return self.ctx.error(*SET_OF_VALUES[:1], node, SET_OF_VALUES[1])
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) for a in node.args):
+            return self.ctx.error("a differentiable value whose length is known only when the code runs is "
+                                  "splatted (`*v`) into this call, whose derivative needs each argument in its "
+                                  "place", node, "pass the items one by one (`f(v[0], v[1])`), or a tuple written "
+                                  "out (`t = (a, b); f(*t)`)")
         if isinstance(node, ast.Call):
             fn = op.fn
             if fn is None:

@@ -106,7 +106,8 @@ def needs_inlining(norm, fn, node):
     from ..effects.checks import mutated_parameters
     from ..objects.instances import is_object
     if not isinstance(fn, types.FunctionType) or fn.__code__.co_flags & 0x280 \
-            or (fn.__module__ or "").startswith(("numpy", "scipy", "runtime", "transpiler")):
+            or (fn.__module__ or "").startswith(("numpy", "scipy", "runtime", "transpiler")) \
+            or hasattr(fn, "__wrapped__"):          # (a decorator's wrapper: its source is another function's)
         return False
     given = list(node.args) + [k.value for k in node.keywords]
     if any(isinstance(a, ast.Name) and is_object(norm.version.get(a.id))
@@ -119,7 +120,21 @@ def needs_inlining(norm, fn, node):
         passed += [k.arg for k in node.keywords if not isinstance(k.value, ast.Constant)]
         if set(passed) & changed:
             return True
-    return _makes_object(norm, fn)
+    if _makes_object(norm, fn):
+        return True
+    from ..effects.checks import function_tree
+    fdef = function_tree(fn)
+    return fdef is not None and not fdef.decorator_list and _hands_out_function(fdef)
+
+
+def call_local(norm, node, local):
+    """``node`` calls ``local``, a function a call handed out (``parts[1](v)``): inlined here."""
+    return _inline(norm, node, local, "<lambda>" if isinstance(local.node, ast.Lambda) else local.node.name)
+
+
+def is_function_value(value):
+    """A function made in the function and handed out by a call (a _Local), not an AST value."""
+    return isinstance(value, _Local)
 
 
 def _makes_object(norm, fn):
@@ -224,6 +239,15 @@ def _returns_function(fdef):
                                  and r.value.id in defined for r in returns)
 
 
+def _hands_out_function(fdef):
+    """Does a ``return`` of ``fdef`` give a tuple holding a lambda or a function defined in it
+    (``return flat, unflatten``)?"""
+    defined = {s.name for s in _own_statements(fdef) if isinstance(s, ast.FunctionDef)}
+    return any(isinstance(s, ast.Return) and isinstance(s.value, ast.Tuple) and any(
+        isinstance(e, ast.Lambda) or isinstance(e, ast.Name) and e.id in defined for e in s.value.elts)
+        for s in _own_statements(fdef))
+
+
 def made_function(norm, node):
     """For ``g = make(...)`` where ``make`` (nested, or a plain function of this module) returns a
     lambda or a function it defines: that function, reading ``make``'s variables of this call
@@ -326,6 +350,7 @@ def _inline(norm, node, local, name, prefix=()):
     norm.method_stack.append((owner, prefix[0] if prefix else None))
     fields = norm.field_keys = getattr(norm, "field_keys", set())     # grows as objects get attributes
     saved_unbound = norm.unbound
+    saved_linked, norm.linked = linked_now(norm), set()
     own_locals = scopes.local_names(local.node) - scopes.parameters(local.node)
     if local.env is not None:
         norm.version = dict(local.env[0])
@@ -349,6 +374,7 @@ def _inline(norm, node, local, name, prefix=()):
                 continue
             if pname in links:              # the caller's own value: its writes here are writes there
                 norm.version[pname] = atom.id
+                norm.linked = set(linked_now(norm)) | {pname}
                 continue
             if isinstance(atom, dict):
                 norm.kwarg_dicts = getattr(norm, "kwarg_dicts", {})
@@ -375,8 +401,12 @@ def _inline(norm, node, local, name, prefix=()):
         norm.local_fns = saved_locals
         norm.unbound = saved_unbound
         norm.scope = saved_scope
-    for pname, user in links.items():     # what it wrote into its argument, the caller's variable holds
-        norm.version[user] = inner.get(pname, norm.version[user])
+        norm.linked = saved_linked
+    for pname, (user, methods) in links.items():     # what it wrote into its argument, the caller's variable holds
+        before = norm.version[user]
+        after = inner.get(pname, before)
+        if after != before:
+            _write_back(norm, node, pname, user, methods, before, after)
     # a free variable changed in place inside (st.append(v) on the outer list): the outer name
     # now holds the new version, as the one list object does in Python
     own = own_names(local.node)
@@ -393,11 +423,16 @@ def _inline(norm, node, local, name, prefix=()):
 
 def changed_parameters(node):
     """Parameters a function (FunctionDef or Lambda) changes in place (``p[i] = v``, ``p.attr = v``,
-    ``p.append(v)`` and the other mutating methods, ``p[i] += v``), and those it also rebinds."""
-    from ..effects.checks import MUTATING
+    ``p.append(v)`` and the other mutating methods, ``p[i] += v``), those it rebinds, and those it
+    gives ``p += v`` (in place for an array or list, a new value for a number or tuple): the
+    in-place methods (``__iadd__``, ...) per parameter."""
+    from ..effects.checks import MUTATING, _IN_PLACE
     params = scopes.parameters(node)
-    changed, rebound = set(), set()
+    changed, rebound, augmented = set(), set(), {}
     for n in ast.walk(node) if not isinstance(node.body, list) else [m for st in node.body for m in ast.walk(st)]:
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in params:
+            augmented.setdefault(n.target.id, set()).add(_IN_PLACE.get(type(n.op), "?"))
+            continue
         targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign,
                                                                                            ast.AnnAssign)) else []
         for t in targets:
@@ -415,7 +450,29 @@ def changed_parameters(node):
             root = _root_name(n.func.value)
             if root in params:
                 changed.add(root)
-    return changed, rebound
+    return changed, rebound, augmented
+
+
+def arguments_given(fdef, call, params):
+    """The caller's variables ``call`` passes to ``fdef``'s parameters ``params`` (by position or keyword)."""
+    a = fdef.args
+    positional = [p.arg for p in a.posonlyargs + a.args]
+    given = [(positional[i] if i < len(positional) else None, x) for i, x in enumerate(call.args)]
+    given += [(k.arg, k.value) for k in call.keywords]
+    return {_root_name(x) for p, x in given if p in params and _root_name(x) is not None}
+
+
+def arguments_changed(norm, call):
+    """The caller's variables a call of a module-level function of yours passes to parameters it changes
+    in place (effects/checks.mutated_parameters); empty for anything else."""
+    from ..effects.checks import mutated_parameters, function_tree
+    try:
+        fn = norm.resolve(call.func)
+    except Exception:            # noqa: BLE001  (not resolvable here: the call itself will say why)
+        return set()
+    changed = mutated_parameters(fn) if isinstance(fn, types.FunctionType) else frozenset()
+    fdef = function_tree(fn) if changed else None
+    return arguments_given(fdef, call, changed) if fdef is not None else set()
 
 
 def _root_name(node):
@@ -430,8 +487,8 @@ def _links(norm, local, binding, outer, node, name, prefix):
     versions of that variable, as the one object is in Python.  Refused, located, where that cannot
     be exact: the caller's value has a second name, the function also rebinds the parameter, or one
     value is passed twice."""
-    changed, rebound = changed_parameters(local.node)
-    if not changed:
+    changed, rebound, augmented = changed_parameters(local.node)
+    if not changed and not augmented:
         return {}
     holders = {}
     for user, ver in outer.items():
@@ -442,7 +499,7 @@ def _links(norm, local, binding, outer, node, name, prefix):
     given = {positional[i]: x for i, x in enumerate(list(prefix) + list(node.args)) if i < len(positional)}
     given.update((k.arg, k.value) for k in node.keywords)
     links = {}
-    for pname in sorted(changed):
+    for pname in sorted(changed | set(augmented)):
         raw = given.get(pname)          # (the argument as written: a list variable is passed as itself)
         atom = binding.get(pname)
         if isinstance(raw, ast.Name) and isinstance(outer.get(raw.id), str):
@@ -450,6 +507,14 @@ def _links(norm, local, binding, outer, node, name, prefix):
         if not isinstance(atom, ast.Name) or anno.get(atom, "static", False):
             continue                     # a constant, an object made here (its fields are shared state), a literal
         users = holders.get(atom.id, [])
+        if pname not in changed:
+            # only `p += v`: in place for an array or list, a new local value for a number; linked where
+            # exact (else the inlined `p += v` is checked when the code runs: statements.py)
+            if pname not in rebound and len(users) == 1 and atom.id not in norm.shared \
+                    and atom.id not in getattr(norm, "parameters", ()) \
+                    and not any(a is not atom and isinstance(a, ast.Name) and a.id == atom.id for a in binding.values()):
+                links[pname] = (users[0], tuple(sorted(augmented[pname])))
+            continue
         what = f"{name}() changes its argument `{pname}` in place"
         if pname in rebound:
             raise norm.error(f"{what} and also assigns `{pname}` a new value, which adjoin cannot follow", node,
@@ -464,8 +529,33 @@ def _links(norm, local, binding, outer, node, name, prefix):
                              "caller's object would change in Python, but the gradient call works on its own copy",
                              node, f"copy it first (`{users[0]} = {users[0]}.copy()`, `list({users[0]})`) and pass "
                              "the copy")
-        links[pname] = users[0]
+        links[pname] = (users[0], None)
     return links
+
+
+def linked_now(norm):
+    """The parameters of the function being inlined that stand for a caller's variable (``_links``)."""
+    return getattr(norm, "linked", ())
+
+
+def _write_back(norm, node, pname, user, methods, before, after):
+    """After an inlined call whose ``p += v`` changed its argument: the caller's ``user`` holds the new
+    value where that was in place (an array, a list), its own value where it was a new value (a number)."""
+    from .primal_helpers import in_place_
+    if methods is None:
+        norm.version[user] = after
+        return
+    test = ast.copy_location(ast.Call(norm.ctx.ref(in_place_, "in_place_"), [ast.Name(before, ast.Load())] +
+                                      [ast.Constant(m) for m in methods], []), node)
+    anno.put(test, "prim", in_place_)
+    names = [norm.ctx.namer.claim(f"_{pname}_{part}") for part in ("inplace", "new", "old")]
+    for n, ver in zip(names, (norm.temp(test, node).id, after, before)):
+        norm.version[n] = ver
+    load = lambda n: ast.copy_location(ast.Name(n, ast.Load()), node)  # noqa: E731
+    chosen = norm.expr(ast.copy_location(ast.IfExp(load(names[0]), load(names[1]), load(names[2])), node))
+    for n in names:
+        norm.version.pop(n, None)
+    norm.version[user] = norm.atom_name(chosen, node).id
 
 
 def _returned(norm, atom):
@@ -538,7 +628,11 @@ def _body(norm, fdef, restructure):
                 if made is not None:
                     return made          # a factory's lambda or inner def (made_function)
                 if isinstance(stmt.value, ast.Tuple):
-                    return ast.Tuple([_returned(norm, norm.expr(e)) for e in stmt.value.elts], ast.Load())
+                    from ..objects.instances import Objects
+                    elts = [passed_function(norm, e) or _returned(norm, norm.expr(e)) for e in stmt.value.elts]
+                    if any(isinstance(e, _Local) for e in elts):
+                        return Objects(ast.Tuple, elts)     # `return flat, unflatten`: known item by item
+                    return ast.Tuple(elts, ast.Load())
                 return _returned(norm, norm.expr(stmt.value))
             norm.statement(stmt)
     finally:

@@ -8,7 +8,7 @@ from runtime.rules.shape import cast
 from runtime.rules.support import dtype_of, is_floating
 
 __all__ = ["order_", "order_positions_", "max_index_", "min_index_", "max_position_", "min_position_", "raise_", "unbound_local_", "items_", "astype_",
-           "to_integer_", "item_"]
+           "to_integer_", "item_", "in_place_"]
 
 
 def order_(*keys, reverse=False):
@@ -66,6 +66,12 @@ def min_position_(items):
     return min(range(len(items)), key=items.__getitem__)
 
 
+def in_place_(value, *methods):
+    """Does ``value op= v`` change ``value`` itself (an array, a list: it has ``__iadd__``, ...), rather
+    than make a new value (a number, a tuple)?"""
+    return all(hasattr(type(value), m) for m in methods)
+
+
 def to_integer_(x, dtype):
     """``x.astype(int)`` (any integer or bool dtype): no gradient passes a cast to integers."""
     return x.astype(dtype)
@@ -105,7 +111,7 @@ def item_jvp_(t, ans, x):
     return np.reshape(t, ())
 
 
-nondifferentiable(unbound_local_, order_, order_positions_, max_index_, min_index_, to_integer_, max_position_, min_position_)
+nondifferentiable(unbound_local_, in_place_, order_, order_positions_, max_index_, min_index_, to_integer_, max_position_, min_position_)
 define(astype_, vjp=(astype_vjp_, None), jvp=(astype_jvp_, None))
 define(item_, vjp=(item_vjp_,), jvp=(item_jvp_,))
 define(items_, vjp=(items_vjp_,), jvp=(items_jvp_,))

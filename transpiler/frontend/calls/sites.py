@@ -79,6 +79,8 @@ class CallSites:
             if meth in ARRAY_METHODS:
                 attr = _METHOD_FUNCTION.get(meth, meth)
                 if attr is not None:
+                    if meth in _VARARG_METHODS and len(args) == 1 and isinstance(args[0], ast.Starred):
+                        args = [self.numpy_like_call(tuple, "tuple", [args[0].value], node)]   # x.reshape(*s)
                     if meth in _VARARG_METHODS and len(args) > 1:
                         args = [ast.Tuple(args, ast.Load())]
                     if meth == "transpose" and len(args) == 1 and isinstance(args[0], ast.Constant) \
@@ -144,6 +146,8 @@ class CallSites:
         """``callee(...)`` of a callable held in a local (``callee``: its atom), found when the code runs."""
         if isinstance(callee, instances.Instance):           # Scaler(2.0)(x): its __call__ inlined
             return instances.method_call(self, node, callee, "__call__")
+        if nested.is_function_value(callee):                 # parts[1](v): a function a call handed out
+            return nested.call_local(self, node, callee)
         call = ast.copy_location(ast.Call(callee, [self.argument(a) for a in node.args],
                                           [ast.keyword(k.arg, self.argument(k.value)) for k in node.keywords]), node)
         anno.put(call, "prim", None)
@@ -174,7 +178,9 @@ class CallSites:
 
     def argument(self, node):
         if isinstance(node, ast.Starred):
-            raise self.error("star-arguments are not supported", node, "pass the arguments one by one")
+            # `rs.randn(*x.shape)`: the items are passed as they are; a differentiable item is refused
+            # where the gradient is made (modes: a call whose starred argument is active)
+            return ast.copy_location(ast.Starred(self.atom_name(self.argument(node.value), node.value), ast.Load()), node)
         if isinstance(node, (ast.Tuple, ast.List)):
             return self.plain(self.value(node), node)
         return self.expand(self.atom(node))
@@ -194,6 +200,12 @@ class CallSites:
         call = ast.copy_location(ast.Call(self.ctx.ref(helper, helper.__name__), [base, dtype], []), node)
         anno.put(call, "prim", helper)
         anno.put(call, "user_text", f".astype({ast.unparse(user_dtype)})")
+        return call
+
+    def numpy_like_call(self, fn, name, args, node):
+        """``fn(*args)`` of a builtin, named in the generated code."""
+        call = ast.copy_location(ast.Call(self.ctx.ref(fn, name), args, []), node)
+        anno.put(call, "prim", fn)
         return call
 
     def numpy_call(self, fn, attr, args, keywords, node):

@@ -42,16 +42,23 @@ class Loops:
 
     def changed_by_local_calls(self, stmts):
         """Outer names a nested function called in ``stmts`` changes in place (st.append(v) in
-        its body): carried by the loop like a write written in the body itself."""
+        its body), and the variables passed to a function of yours that changes those arguments
+        (``push(st, v)``, inlined: calls/nested.py): carried by the loop like a write written in the
+        body itself."""
         out = set()
         for st in stmts:
             for n in ast.walk(st):
-                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
-                        and nested.is_local_function(self, n.func.id):
+                if not isinstance(n, ast.Call):
+                    continue
+                if isinstance(n.func, ast.Name) and nested.is_local_function(self, n.func.id):
                     node = self.local_fns[n.func.id].node
                     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
                     out |= writes.mutated_names(body) - nested.own_names(node)
                     out |= nested.nonlocal_names(node)
+                    changed, _, augmented = nested.changed_parameters(node)
+                    out |= nested.arguments_given(node, n, changed | set(augmented))
+                elif isinstance(n.func, (ast.Name, ast.Attribute)) and self.static(n.func):
+                    out |= nested.arguments_changed(self, n)
         return out
 
     def loaded_outside(self, loop):
@@ -79,8 +86,14 @@ class Loops:
                 carried.append((user, name))
         return carried
 
-    def back_edges(self, carried, loc):
+    def back_edges(self, carried, loc, before):
         writes.check_carried_writes(self, carried)
+        kept = {user for user, _ in carried}
+        for user, current in self.version.items():
+            if user not in kept and isinstance(current, str) and before.get(user, current) != current:
+                raise self.error(f"`{user}` is changed inside this loop in a way adjoin did not see when it "
+                                 "looked for the loop's variables", loc,
+                                 f"assign `{user}` in the loop itself (`{user} = f({user}, ...)`)")
         for user, name in carried:
             current = self.version.get(user)
             if current != name:
@@ -142,7 +155,7 @@ class Loops:
             self.version[s.target.id] = target
             saved_out, self.out = self.out, []
             self.block(s.body)
-            self.back_edges(carried, s)
+            self.back_edges(carried, s, before)
             body, self.out = self.out, saved_out
             self.version = before
             self.version[s.target.id] = target
@@ -406,7 +419,7 @@ class Loops:
         st = self.make_assign(cond, new, s.test)
         anno.put(st, "backedge", True)
         self.emit(st, s.test)
-        self.back_edges(carried, s)
+        self.back_edges(carried, s, before)
         self.src = saved_src
         body, self.out = self.out, saved_out
         self.version = before

@@ -392,7 +392,7 @@ class RunCheck:
 
 def _emit_check(norm, test, error, args, node, kind):
     obj = RunCheck(test, error)
-    obj.kind = kind             # "item", "name" or "row": what aliasing.prune_checks may prove safe
+    obj.kind = kind             # "item", "name" or "row": what pruning.prune_checks may prove safe ("alias": kept)
     name = "row_view_check" if kind == "row" else "in_place_check"
     call = ast.copy_location(ast.Call(norm.ctx.ref(obj, name), list(args), []), node)
     anno.put(call, "prim", obj)
@@ -400,7 +400,7 @@ def _emit_check(norm, test, error, args, node, kind):
 
 
 def in_place_guard(norm, old, op, node, container=None, why="that object may also be reached from elsewhere "
-                   "(another name or container)"):
+                   "(another name or container)", prunable=True):
     """Before ``old op= v`` becomes ``old op v``: a check that ``old`` is not an object ``op=``
     changes in place (an array, list or dict; an item of an array is written back exactly)."""
     method = _IN_PLACE.get(type(op))
@@ -421,7 +421,7 @@ def in_place_guard(norm, old, op, node, container=None, why="that object may als
                           f"write a new value (`{target} = {target} {_SYMBOL[type(op)]} ...`), or take a copy first")
 
     _emit_check(norm, changed_in_place, error, [old] + ([container] if container is not None else []), node,
-                "name" if container is None else "item")
+                "alias" if not prunable else "name" if container is None else "item")
 
 
 def row_view_guard(norm, array, user, node):

@@ -248,6 +248,8 @@ def prune_checks(core):
         names = [a.id if isinstance(a, ast.Name) else None for a in args]
         if None in names:
             continue
+        if kind == "alias":
+            continue                 # `y += v` where another name holds y's object: only its type decides
         if kind == "item":
             safe = _item_safe(facts, names[1], at, names[0])
         elif kind == "name":

@@ -17,7 +17,7 @@ import types
 from ...core.astutil import walk
 
 __all__ = ["Instance", "ClassRef", "Objects", "is_object", "supported", "construct", "method_call", "attribute", "field_name",
-           "escape_error", "fields_changed_in"]
+           "escape_error", "fields_changed_in", "merge_branches"]
 
 _HOOKS = ("__new__", "__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__slots__",
           "__set_name__", "__class_getitem__")
@@ -333,3 +333,32 @@ def namedtuple_value(norm, node, cls):
         else:
             raise norm.error(f"{cls.__name__}() is missing the field `{f}`", node, "pass it")
     return Objects(ast.Tuple, items, cls=cls)
+
+
+def merge_branches(norm, user, vb, vo):
+    """``user`` names one object after one branch and another after the other (``b = Box(2 * x)`` in one):
+    when both are of one class with the same attributes and nothing else holds either, ``user`` names a new
+    object whose attributes are merged like variables (in ``vb``/``vo``, the versions after each branch).
+    Nothing else can tell the new object from the one the branch made, so it is exact; else left alone
+    (and refused where the branches are joined)."""
+    a, b = vb[user], vo[user]
+    if not (isinstance(a, Instance) and isinstance(b, Instance)) or a is b or a.cls is not b.cls \
+            or set(a.fields) != set(b.fields):
+        return
+    for versions in (vb, vo):
+        for key, value in versions.items():
+            if key != user and _holds(value, (a, b)):
+                return
+    merged = Instance(a.cls, norm.ctx.namer.claim(a.cls.__name__.lower()))
+    for attr in a.fields:
+        key = field_name(norm, merged, attr)
+        vb[key], vo[key] = vb.get(a.fields[attr]), vo.get(b.fields[attr])
+    vb[user] = vo[user] = merged
+
+
+def _holds(value, objs):
+    if any(value is o for o in objs):
+        return True
+    if isinstance(value, Objects):
+        return any(_holds(item, objs) for item in value.items)
+    return False

@@ -108,6 +108,17 @@ def _gather(draw, rng):
     return [values(rng, shp), np.array(draw(st.lists(st.integers(0, shp[0] - 1), min_size=1, max_size=4)))], {}
 
 
+@spec(gather, label="gather batch_dims")
+def _gather_batched(draw, rng):
+    """batch_dims of 1 or 2, axis at or past them (TF's layout: params.shape[:axis] +
+    indices.shape[batch_dims:] + params.shape[axis + 1:])."""
+    shp = shape(draw, min_dims=3, max_dims=4, max_side=3)
+    batch_dims = draw(st.integers(1, len(shp) - 2))
+    axis = draw(st.integers(batch_dims, len(shp) - 1))
+    idx_shape = shp[:batch_dims] + tuple(draw(st.lists(st.integers(1, 3), min_size=0, max_size=2)))
+    return [values(rng, shp), rng.integers(0, shp[axis], size=idx_shape)], {"axis": axis, "batch_dims": batch_dims}
+
+
 @spec(np.take_along_axis)
 def _take_along_axis(draw, rng):
     shp = shape(draw, min_dims=1)

@@ -121,9 +121,76 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
+@pytest.mark.parametrize("fn,args,wrt", CASES, ids=lambda v: v.__name__ if callable(v) else "")   # (CASES grows below)
 def test_reverse(fn, args, wrt):
     check(fn, *args, wrt=wrt, tape=False)
+
+
+# --- a list inside a list built here, changed at a constant position (containers/writes.inner_write) ---------
+def lm_inner_append(x):
+    grid = [[x], [x * 2.0]]
+    grid[1].append(x * x)
+    return np.sum(grid[1][1] * grid[0][0] + grid[1][0])
+
+
+def lm_inner_item_write(x):
+    grid = [[x, 1.0], [x * 2.0, 3.0]]
+    grid[1][0] = np.sin(x)
+    grid[0][1] += x
+    return np.sum(grid[1][0] * grid[0][0] + grid[0][1] * grid[1][1])
+
+
+def lm_inner_pop_and_insert(x):
+    grid = [[x, x * 3.0, x * x], [np.exp(x)]]
+    grid[0].pop()
+    grid[1].insert(0, x * 0.5)
+    return np.sum(grid[0][1] * grid[1][0] + grid[1][1] * grid[0][0])
+
+
+def lm_inner_sort(x):
+    grid = [[x[0] * 3.0, x[1], x[2] - 1.0], [x]]
+    grid[0].sort()
+    return np.sum(grid[0][0] * grid[1][0] + grid[0][2])
+
+
+def lm_inner_three_writes(x):
+    rows = [[x, x], [x * 2.0, x], [x * 3.0]]
+    rows[0][1] = rows[0][0] * rows[1][0]
+    rows[2].append(rows[0][1] * 2.0)
+    rows[1][1] = rows[1][1] * x      # (`*=` would change x itself: rows[1][1] is x)
+    return np.sum(rows[0][1] + rows[2][1] * rows[1][1])
+
+
+CASES += [(f, (V,), 0) for f in (lm_inner_append, lm_inner_item_write, lm_inner_pop_and_insert, lm_inner_sort,
+                                  lm_inner_three_writes)]
+
+
+def lr_inner_has_a_name(x):
+    row = [x]
+    grid = [row, [x * 2.0]]
+    grid[0].append(x * x)          # row changes too in Python
+    return np.sum(row[-1] * grid[0][1])
+
+
+def lr_inner_twice(x):
+    r = [x]
+    grid = [r, r]
+    grid[0].append(x)              # grid[1] is the same list
+    return np.sum(grid[1][-1])
+
+
+def lr_inner_in_loop(x):
+    grid = [[x], [x * 2.0]]
+    for i in range(3):
+        grid[1].append(x * i)
+    return np.sum(grid[1][3])
+
+
+@pytest.mark.parametrize("fn", [lr_inner_has_a_name, lr_inner_twice, lr_inner_in_loop])
+def test_inner_list_changes_that_cannot_be_followed_are_refused(fn):
+    with pytest.raises(TranspileError, match="container inside") as info:
+        grad(fn)(V)
+    assert info.value.filename == __file__
 
 
 # --- refused at the user's line when the code runs: the value is not a list --------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from tests.fd import assert_close, numeric_grad, numeric_jvp
 from tests.transpiler.checks import check
-from transpiler import TranspileError, differentiate
+from transpiler import TranspileError, differentiate, grad
 
 rng = np.random.default_rng(7)
 V = rng.normal(size=5)
@@ -861,7 +861,6 @@ def row_then_inplace(x):
 
 @pytest.mark.parametrize("fn,words,advice", [
     (write_after_append, "shares its array", "copy"),
-    (row_then_inplace, "in place", ".copy()"),
     (writes_global, "`global`", "return the new value"),
     (uses_eval, "`eval`", "ordinary Python"),
     (aliased_write, "shares its array", "copy"),
@@ -878,6 +877,16 @@ def test_errors_point_at_the_construct(fn, words, advice):
     assert advice in (err.hint or ""), err.hint
     assert err.filename.endswith("test_structures.py")
     assert err.lineno >= fn.__code__.co_firstlineno and err.text and "^" in text
+
+
+def test_augmented_write_through_a_view_is_refused_when_it_runs():
+    """`m += 1.0` after `row = m[0]`: m is an array here, which `+=` changes in place (row too); the
+    check runs with the gradient, at the user's line (for a number, `+=` would make a new value)."""
+    with pytest.raises(TranspileError, match="changes an array in place") as info:
+        grad(row_then_inplace)(np.array([0.3, -0.2]))
+    err = info.value
+    assert err.filename.endswith("test_structures.py") and err.lineno == row_then_inplace.__code__.co_firstlineno + 3
+    assert ".copy()" in err.hint or "copy" in err.hint
 
 
 def try_that_fires(x):

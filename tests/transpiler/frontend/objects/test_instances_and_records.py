@@ -262,7 +262,7 @@ def cl_missing_attribute(x):
 
 
 # Not supported: each is refused with a TranspileError located at its own line.
-REFUSED = [cl_returned, cl_passed_on, cl_made_in_one_branch, cl_missing_attribute, cl_property_setter]
+REFUSED = [cl_returned, cl_passed_on, cl_missing_attribute, cl_property_setter]
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=[f.__name__ for f in REFUSED])
@@ -274,6 +274,8 @@ def test_refused_at_the_users_line(fn):
 
 CASES = [
     (cl_stored, (V,), 0),
+    (cl_made_in_one_branch, (V,), 0),
+    (cl_made_in_one_branch, (-V,), 0),
     (cl_staticmethod, (V,), 0),
     (cl_init, (V,), 0),
     (cl_plain_object_attribute, (V,), 0),
