@@ -15,6 +15,7 @@ import types
 
 from .backend.codegen import origin
 from .core.errors import TranspileError
+from .core.once import parse
 from .core.ir import COMMENT
 
 __all__ = ["located", "raised_at", "user_line", "user_level"]
@@ -115,7 +116,7 @@ def user_line(node, code, line, parsed):
     ``# grad of:`` comment above it, whose text is the user's statement."""
     mine = [s for s in ast.walk(node) if isinstance(s, ast.stmt) and not isinstance(s, ast.FunctionDef)
             and not _is_comment(s)]
-    printed = [s for s in ast.walk(ast.parse(code).body[0]) if isinstance(s, ast.stmt)
+    printed = [s for s in ast.walk(parse(code).body[0]) if isinstance(s, ast.stmt)
                and not isinstance(s, ast.FunctionDef)]
     if len(mine) == len(printed):
         for ours, theirs in zip(mine, printed):

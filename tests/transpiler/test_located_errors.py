@@ -157,3 +157,17 @@ def test_a_refusal_inside_a_lambda_names_its_line():
     with pytest.raises(TranspileError) as e:
         grad(refused_set)(1.0)
     assert f":{_line_of(refused_set, 'refused_set = lambda')}" in str(e.value)
+
+
+def test_source_lines_that_do_not_parse_say_why():
+    """A comment holding U+0085 (a line break to str.splitlines, not to the tokenizer) in lines
+    kept by linecache: the def read back does not parse, and the message must not blame lambdas."""
+    from transpiler.core.errors import TranspileError
+    source = "def prog(x):\n    # \x85[\n    return x * x\n"
+    filename = "<located-errors: a comment with NEL>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {}
+    exec(compile(source, filename, "exec"), namespace)
+    with pytest.raises(TranspileError) as e:
+        grad(namespace["prog"])(2.0)
+    assert "line separators" in str(e.value) and "lambda" not in str(e.value)

@@ -170,8 +170,10 @@ def subscripted(fn):
     import ast
     import inspect
     import textwrap
+
+    from ..core.once import parse
     try:
-        node = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        node = parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError):
         return frozenset()
     return frozenset(n.value.id for n in ast.walk(node)

@@ -7,9 +7,10 @@ under the GIL, so running it one thread at a time costs no parallelism.  The loc
 generating a function generates its callees.  Reads of what is already made take no lock.
 """
 
+import ast
 import threading
 
-__all__ = ["GENERATING", "once"]
+__all__ = ["GENERATING", "once", "parse"]
 
 GENERATING = threading.RLock()
 
@@ -24,3 +25,11 @@ def once(table, key, make):
         if found is None:
             found = table[key] = make()
         return found
+
+
+def parse(text, **kwargs):
+    """``ast.parse``, one thread at a time: CPython 3.11 keeps the AST constructor's recursion
+    count per interpreter, so two threads parsing at once fail with "AST constructor recursion
+    depth mismatch" (fixed in later versions).  Parsing done while generating holds the lock already."""
+    with GENERATING:
+        return ast.parse(text, **kwargs)

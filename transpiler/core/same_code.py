@@ -19,6 +19,8 @@ import textwrap
 import types
 import weakref
 
+from .once import parse
+
 __all__ = ["same_code"]
 
 _FUTURE = 0
@@ -65,7 +67,7 @@ def _as_pytest_did(text):
     test modules it imports), so a function of a test module compiles to its running code."""
     try:
         from _pytest.assertion.rewrite import rewrite_asserts
-        tree = ast.parse(text)
+        tree = parse(text)
         rewrite_asserts(tree, text.encode())
         return tree
     except Exception:            # noqa: BLE001  (another pytest: compare the text as it is)
@@ -107,7 +109,7 @@ def _imported(fn, filename):
         names = _IMPORTS.get(key)
         if names is None:
             try:
-                tree = ast.parse(text)
+                tree = parse(text)
             except (SyntaxError, ValueError, RecursionError):
                 tree = None
             names = None if tree is None else frozenset(

@@ -202,10 +202,15 @@ def parse_function(fn):
     indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
     try:
         module = module or ast.parse(textwrap.dedent("".join(lines)))
-    except SyntaxError:
+    except SyntaxError as e:
+        header = lines[0].lstrip() if lines else ""
+        if fn.__name__ == "<lambda>" or not header.startswith(("def ", "async def ", "@")):
+            hint = "lambdas and functions defined on one line with other code are not supported; use a def statement"
+        else:
+            hint = (f"the lines read for it do not parse on their own ({e.msg}): the file may have changed "
+                    f"since it was imported, or its text holds line separators other than newlines")
         raise TranspileError(f"cannot parse the source of {fn.__qualname__}()", filename, first, 0,
-                             None, "lambdas and functions defined on one line with other code "
-                             "are not supported; use a def statement") from None
+                             None, hint) from None
     _place(module, first - 1, indent)     # before a lambda's def is made: its nodes copy these places
     node = next((n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if fn.__name__ == "<lambda>":
