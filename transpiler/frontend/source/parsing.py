@@ -8,6 +8,7 @@ function's closure, then its globals, then builtins -- the same order Python use
 import ast
 import builtins
 import inspect
+import tokenize
 import linecache
 import weakref
 import textwrap
@@ -192,6 +193,12 @@ def parse_function(fn):
         else:
             filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
             lines, first, module = source_lines(fn)
+    except (SyntaxError, tokenize.TokenError) as e:     # (inspect's tokenizer: the lines do not tokenize)
+        raise TranspileError(f"cannot parse the source of {fn.__qualname__}()", fn.__code__.co_filename,
+                             fn.__code__.co_firstlineno, 0, None,
+                             f"the lines read for it do not tokenize on their own ({e.args[0] if e.args else e}): "
+                             "the file may have changed since it was imported, or its text holds line "
+                             "separators other than newlines") from None
     except (OSError, TypeError):
         raise TranspileError(
             f"cannot read the source of {fn.__qualname__}()",
