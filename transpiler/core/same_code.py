@@ -145,9 +145,17 @@ def _codes(code):
         todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
 
 
+def _own_part(const):
+    """A nested function's qualified name (a constant before Python 3.11) without the scopes the check
+    wraps the text in, which are guesses (``f.<locals>.<listcomp>`` inside ``outer.<locals>.``)."""
+    if isinstance(const, str) and ".<locals>." in const:
+        return const.split(".<locals>.", 1)[1]
+    return const
+
+
 def _key(code):
     """What must agree: bytecode, constants (nested code by its own key), names, parameters."""
-    consts = tuple(_key(c) if isinstance(c, types.CodeType) else (type(c).__name__, repr(c))
+    consts = tuple(_key(c) if isinstance(c, types.CodeType) else (type(c).__name__, repr(_own_part(c)))
                    for c in code.co_consts)
     return (code.co_code, consts, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
             code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags & _KIND)

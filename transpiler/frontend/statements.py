@@ -11,7 +11,7 @@ from ..core import annotations as anno
 from .effects import checks
 from .calls import nested
 from .objects import instances
-from .containers import writes
+from .containers import inner_lists, writes
 
 __all__ = ["Statements"]
 
@@ -64,7 +64,7 @@ class Statements:
             raise self.error(msg, s, hint)
         if isinstance(s, ast.Pass):
             return
-        if writes.inner_write(self, s):         # grid[1].append(v), grid[i][j] = v on a list built here
+        if inner_lists.inner_write(self, s):         # grid[1].append(v), grid[i][j] = v on a list built here
             return
         if isinstance(s, ast.Return):
             if s.value is None:

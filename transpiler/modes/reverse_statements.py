@@ -77,10 +77,10 @@ class StatementAdjoints:
         if isinstance(node, ast.Set) or isinstance(node, ast.Call) and op.fn in (set, frozenset):
             return self.ctx.error(*SET_OF_VALUES[:1], node, SET_OF_VALUES[1])
         if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) for a in node.args):
-            return self.ctx.error("a differentiable value whose length is known only when the code runs is "
-                                  "splatted (`*v`) into this call, whose derivative needs each argument in its "
-                                  "place", node, "pass the items one by one (`f(v[0], v[1])`), or a tuple written "
-                                  "out (`t = (a, b); f(*t)`)")
+            return self.ctx.error("this call carries a derivative and has a value splatted into it (`*v`) whose "
+                                  "length is known only when the code runs, so adjoin cannot tell each argument's "
+                                  "place", node, "pass the items one by one (`f(a, v[0], v[1])`), or a tuple "
+                                  "written out (`t = (a, b); f(*t)`)")
         if isinstance(node, ast.Call):
             fn = op.fn
             if fn is None:

@@ -11,7 +11,7 @@ import copy
 
 from ...core import annotations as anno
 from ...core.errors import Unresolved
-from ..calls import nested
+from ..calls import links, nested
 from ..objects import instances
 from ..containers import writes
 from .jumps import _assign, _mk
@@ -55,10 +55,10 @@ class Loops:
                     body = node.body if isinstance(node.body, list) else [ast.Expr(node.body)]
                     out |= writes.mutated_names(body) - nested.own_names(node)
                     out |= nested.nonlocal_names(node)
-                    changed, _, augmented = nested.changed_parameters(node)
-                    out |= nested.arguments_given(node, n, changed | set(augmented))
+                    changed, _, augmented = links.changed_parameters(node)
+                    out |= links.arguments_given(node, n, changed | set(augmented))
                 elif isinstance(n.func, (ast.Name, ast.Attribute)) and self.static(n.func):
-                    out |= nested.arguments_changed(self, n)
+                    out |= links.arguments_changed(self, n)
         return out
 
     def loaded_outside(self, loop):
@@ -86,9 +86,9 @@ class Loops:
                 carried.append((user, name))
         return carried
 
-    def back_edges(self, carried, loc, before):
+    def back_edges(self, carried, loc, before, target=None):
         writes.check_carried_writes(self, carried)
-        kept = {user for user, _ in carried}
+        kept = {user for user, _ in carried} | {target}     # (the loop's own target is bound anew each trip)
         for user, current in self.version.items():
             if user not in kept and isinstance(current, str) and before.get(user, current) != current:
                 raise self.error(f"`{user}` is changed inside this loop in a way adjoin did not see when it "
@@ -155,7 +155,7 @@ class Loops:
             self.version[s.target.id] = target
             saved_out, self.out = self.out, []
             self.block(s.body)
-            self.back_edges(carried, s, before)
+            self.back_edges(carried, s, before, s.target.id)
             body, self.out = self.out, saved_out
             self.version = before
             self.version[s.target.id] = target

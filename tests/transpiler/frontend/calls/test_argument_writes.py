@@ -475,3 +475,27 @@ def test_python_float_parameter_aliased_then_augmented(fn):
     assert abs(hvp(fn, (x,), 1.0) - fd2) < 1e-5
     with pytest.raises(TranspileError, match="changes an array in place"):
         grad(fn)(np.array(x))          # a 0-d array would change in place: refused at the user's line
+
+
+# --- the loops' own check (a variable changed in a loop body that the loop did not carry is refused) -----
+def lp_nested_loops_reuse_target(x, a):
+    v = np.sin(x) * a
+    k = 0
+    while k < 0 and a > 0.0:        # no trips: its generated adjoint nests `for _ in range(..)` loops
+        k += 1
+        j = 0
+        while j < 0 and a > 0.0:
+            j += 1
+            v += 0.3 * np.sin(a)
+        if a > 0.0:
+            break
+    return np.sum(v * v)
+
+
+def test_a_loop_target_rebound_inside_is_not_taken_for_a_lost_change():
+    """The check must not fire on a loop's own target rebound by an inner loop (`for _ in ...` nested in
+    `for _ in ...`, as second-order code reads first-order code): the random-program search found it."""
+    x, a = np.array([0.3, -0.2]), 0.7
+    g = grad(lp_nested_loops_reuse_target)
+    fd = (g(x + 1e-5 * np.ones(2), a) - g(x - 1e-5 * np.ones(2), a)) / 2e-5
+    assert np.allclose(hvp(lp_nested_loops_reuse_target, (x, a), np.ones(2)), fd, atol=1e-6)
