@@ -129,9 +129,9 @@ def hvp(f, *primals_and_v, wrt=0):
 
     def run(*args):
         *primals, v = args
-        if len(primals) == 1 and isinstance(primals[0], tuple):
-            primals = primals[0]
         t, gen, bound, w = parts()
+        if len(primals) == 1 and isinstance(primals[0], tuple) and _takes_several(_transformer(f), bound):
+            primals = primals[0]            # d((x, y), v); a function of one tuple keeps it whole
         primals = _with_self(bound, primals)
         sig = signature.key_of(primals)
         if sig is None or sig not in checked:
@@ -154,6 +154,12 @@ def hvp(f, *primals_and_v, wrt=0):
         raise TypeError("hvp(f, primals, v): primals is one array or a tuple of arguments")
     primals, v = primals_and_v
     return d(*_primals(primals), v)
+
+
+def _takes_several(t, bound):
+    """Does the transformed function take more than one argument from the caller?"""
+    params = [p for p in t.signature.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(params) - (bound is not None) != 1
 
 
 def _star_hvp(f, wrt, primals_and_v):

@@ -378,3 +378,19 @@ def test_third_derivatives_through_loops(fn, args, w):
     assert_close(g3, numeric_vjp(g2, args, w, ones, eps=1e-5), 1e-5, 1e-6, what=f"{fn.__name__} vs fd")
     # forward over reverse over reverse: the tangent stacks mirror the same pops
     assert_close(hvp(grad(fn, wrt=w), tuple(args), ones, wrt=w), g3, 1e-9, 1e-10, what=f"{fn.__name__} hvp")
+
+
+def _pair_product(x):
+    return np.sum(np.sin(x[0]) * x[1])
+
+
+def test_hvp_of_a_function_of_one_tuple_keeps_the_tuple_whole():
+    """hvp(f, ((a, b),), (va, vb)): the one argument is the tuple; its direction is a tuple too
+    (closed form: d/da = cos(a) b, d/db = sin(a))."""
+    rng = np.random.default_rng(3)
+    a, b, va, vb = (rng.standard_normal((2, 3)) for _ in range(4))
+    got = hvp(_pair_product, ((a, b),), (va, vb))
+    assert_close(got[0], -np.sin(a) * b * va + np.cos(a) * vb, 1e-12, 1e-12)
+    assert_close(got[1], np.cos(a) * va, 1e-12, 1e-12)
+    short = hvp(_pair_product, ((a[:1], b[:1]),), (va[:1], vb[:1]))      # other shapes: a new variant
+    assert_close(short[1], np.cos(a[:1]) * va[:1], 1e-12, 1e-12)
